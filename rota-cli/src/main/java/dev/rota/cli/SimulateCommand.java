@@ -1,0 +1,253 @@
+package dev.rota.cli;
+
+import dev.rota.cli.report.HtmlReport;
+import dev.rota.cli.report.ReportData;
+import dev.rota.cli.report.Series;
+import dev.rota.core.metrics.JobClass;
+import dev.rota.core.metrics.Json;
+import dev.rota.core.metrics.Percentiles;
+import dev.rota.core.metrics.TextTable;
+import dev.rota.core.model.QueueSpec;
+import dev.rota.core.model.Resource;
+import dev.rota.core.model.Workload;
+import dev.rota.core.sim.Scenario;
+import dev.rota.core.sim.Scenario.QueueAssignment;
+import dev.rota.core.sim.Schedulers;
+import dev.rota.core.sim.SimResult;
+import dev.rota.core.sim.SimulationRunner;
+import dev.rota.core.trace.SyntheticWorkload;
+import dev.rota.core.trace.TraceFormat;
+import dev.rota.core.trace.Traces;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code rota simulate}: replay a trace (or a synthetic workload) under a simulated scheduler. */
+@Command(
+    name = "simulate",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Replays a trace under a scheduler in Rota's discrete-event simulator and writes",
+      "DIR/summary.json, DIR/jobs.csv, DIR/utilization.csv and DIR/report.html."
+    },
+    sortOptions = false)
+public final class SimulateCommand implements Callable<Integer> {
+  static final class Input {
+    @Option(names = "--trace", paramLabel = "FILE", description = "Trace file (Eagle .tr or SWIM .tsv).")
+    Path trace;
+
+    @Option(names = "--synthetic", paramLabel = "TASKS",
+        description = "Instead of a trace, a seeded synthetic workload of this many tasks.")
+    Long syntheticTasks;
+  }
+
+  @ArgGroup(exclusive = true, multiplicity = "1")
+  Input input;
+
+  @Option(names = "--format", paramLabel = "eagle|swim",
+      description = "Trace format (default: swim for .tsv files, eagle otherwise).")
+  String format;
+
+  @Option(names = "--workers", required = true, paramLabel = "N", description = "Number of worker nodes.")
+  int workers;
+
+  @Option(names = "--scheduler", defaultValue = "fifo", paramLabel = "NAME",
+      description = "Scheduler to simulate (default: ${DEFAULT-VALUE}). Known: fifo, capacity.")
+  String scheduler;
+
+  @Option(names = "--cutoff", paramLabel = "SECONDS",
+      description = "Short/long cutoff on the mean task duration; reports short and long jobs separately.")
+  Double cutoff;
+
+  @Option(names = "--seed", defaultValue = "" + Scenario.DEFAULT_SEED, paramLabel = "S",
+      description = "Random seed (default: ${DEFAULT-VALUE}, the Eagle reference simulator's).")
+  long seed;
+
+  @Option(names = "--out", defaultValue = "rota-out/simulate", paramLabel = "DIR",
+      description = "Output directory (default: ${DEFAULT-VALUE}).")
+  Path out;
+
+  @Option(names = "--queues", paramLabel = "SPEC",
+      description = "Leaf queues under root as path:capacity:max-capacity, comma-separated, e.g."
+          + " root.a:60:100,root.b:40:100 (default: root.default:100:100; for 'capacity',"
+          + " root.a:50:100,root.b:50:100).")
+  String queues;
+
+  @Option(names = "--assign", paramLabel = "as-is|round-robin|by-class",
+      description = "How jobs map to queues (default: round-robin with several queues, as-is with one).")
+  String assign;
+
+  @Option(names = "--node-memory", defaultValue = "1024", paramLabel = "MB",
+      description = "Memory per worker in MiB (default: ${DEFAULT-VALUE}).")
+  long nodeMemory;
+
+  @Option(names = "--node-vcores", defaultValue = "1", paramLabel = "N",
+      description = "Vcores per worker (default: ${DEFAULT-VALUE}: one slot, as in the Eagle traces).")
+  long nodeVcores;
+
+  @Option(names = "--load", defaultValue = "0.8", paramLabel = "F",
+      description = "Synthetic workloads only: offered load (default: ${DEFAULT-VALUE}).")
+  double load;
+
+  @Option(names = "--set", paramLabel = "KEY=VALUE", description = "A scheduler parameter (repeatable).")
+  Map<String, String> settings = new LinkedHashMap<>();
+
+  @Option(names = "--no-report", description = "Skip report.html and its plots.")
+  boolean noReport;
+
+  @Option(names = "--progress", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "Show a progress bar on long runs (default: on when attached to a terminal).")
+  boolean progress;
+
+  @Override
+  public Integer call() throws IOException {
+    PrintStream stdout = System.out;
+    SimulationRunner runner = Schedulers.get(scheduler);
+    Scenario scenario = scenario();
+    Workload workload = loadWorkload();
+    String traceName = input.trace != null ? input.trace.toString() : workload.name();
+
+    SimResult result;
+    try (SimProgress bar = progress ? SimProgress.start(workload) : null) {
+      result = runner.run(workload, scenario, bar, SimProgress.EVERY);
+    }
+    double cut = cutoff == null ? Double.NaN : cutoff;
+    Files.createDirectories(out);
+    result.writeJobsCsv(out.resolve("jobs.csv"), cut);
+    writeUtilizationCsv(result, out.resolve("utilization.csv"));
+    double wall = RotaCli.elapsedSeconds();
+    Map<String, Object> summary = result.summary(traceName, workers, seed, cut, wall);
+    Files.writeString(out.resolve("summary.json"), Json.write(summary));
+    if (!noReport) {
+      HtmlReport.write(out, report(result, traceName, cut, summary));
+    }
+    stdout.print(table(result, cut, summary));
+    stdout.printf(Locale.ROOT, "wrote %s%n", out.toAbsolutePath().normalize());
+    return 0;
+  }
+
+  private Scenario scenario() {
+    QueueSpec q;
+    if (queues != null) {
+      q = parseQueues(queues);
+    } else if (scheduler.equals("capacity")) {
+      q = parseQueues("root.a:50:100,root.b:50:100");
+    } else {
+      q = QueueSpec.singleDefault();
+    }
+    QueueAssignment a = assign != null
+        ? parseAssign(assign)
+        : (q.leaves().size() > 1 ? QueueAssignment.ROUND_ROBIN : QueueAssignment.AS_IS);
+    if (nodeMemory < 1 || nodeVcores < 1) {
+      throw new IllegalArgumentException("--node-memory and --node-vcores must be >= 1");
+    }
+    return new Scenario(workers, Resource.of(nodeMemory, nodeVcores), q, a, seed,
+        cutoff == null ? Double.NaN : cutoff, settings);
+  }
+
+  private Workload loadWorkload() throws IOException {
+    if (input.trace != null) {
+      TraceFormat f = format != null ? TraceFormat.parse(format) : TraceFormat.guess(input.trace.getFileName().toString());
+      return Traces.read(input.trace, f);
+    }
+    return SyntheticWorkload.generate(input.syntheticTasks, workers, load, 50, 10, seed);
+  }
+
+  /** Parses "root.a:60:100,root.b:40:100" into a root with those leaves. */
+  static QueueSpec parseQueues(String spec) {
+    List<QueueSpec> leaves = new ArrayList<>();
+    for (String part : spec.split(",")) {
+      String[] f = part.strip().split(":");
+      if (f.length != 3) {
+        throw new IllegalArgumentException("--queues entry '" + part + "' is not path:capacity:max-capacity");
+      }
+      String path = f[0].startsWith("root.") ? f[0] : "root." + f[0];
+      try {
+        leaves.add(QueueSpec.leaf(path, Double.parseDouble(f[1]), Double.parseDouble(f[2])));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--queues entry '" + part + "': capacities must be numbers");
+      }
+    }
+    return QueueSpec.parent("root", 100, 100, leaves.toArray(QueueSpec[]::new));
+  }
+
+  static QueueAssignment parseAssign(String s) {
+    return switch (s) {
+      case "as-is" -> QueueAssignment.AS_IS;
+      case "round-robin" -> QueueAssignment.ROUND_ROBIN;
+      case "by-class" -> QueueAssignment.BY_CLASS;
+      default -> throw new IllegalArgumentException(
+          "--assign '" + s + "' is not one of as-is, round-robin, by-class");
+    };
+  }
+
+  private static void writeUtilizationCsv(SimResult r, Path file) throws IOException {
+    StringBuilder sb = new StringBuilder("time,vcores,memory\n");
+    double[] t = r.utilTimes();
+    for (int i = 0; i < t.length; i++) {
+      sb.append(t[i]).append(',').append(r.cpuUtilSeries()[i]).append(',').append(r.memUtilSeries()[i]).append('\n');
+    }
+    Files.writeString(file, sb);
+  }
+
+  private String table(SimResult r, double cut, Map<String, Object> summary) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(String.format(Locale.ROOT,
+        "%s on %s, %d workers: %d jobs, %d tasks, %d events in %.3f s (%.0f events/s), wall %.2f s%n",
+        r.scheduler(), summary.get("trace"), workers, r.jobs().size(), r.taskCount(), r.events(),
+        r.simWallSeconds(), r.events() / Math.max(1e-9, r.simWallSeconds()), (double) summary.get("wall_seconds")));
+    sb.append(String.format(Locale.ROOT, "makespan %.1f s, utilization %.1f%%%n%n", r.endTime(), 100 * r.cpuUtilization()));
+    TextTable t = new TextTable("jobs", "count", "mean (s)", "p50 (s)", "p75 (s)", "p90 (s)", "p99 (s)");
+    List<Object[]> rows = new ArrayList<>();
+    if (Double.isFinite(cut)) {
+      rows.add(row("short", new Percentiles(r.latencies(JobClass.SHORT, cut))));
+      rows.add(row("long", new Percentiles(r.latencies(JobClass.LONG, cut))));
+    }
+    rows.add(row("all", new Percentiles(r.latencies(null, cut))));
+    rows.forEach(t::row);
+    return sb.append(t).toString();
+  }
+
+  private static Object[] row(String name, Percentiles p) {
+    return new Object[] {name, p.count(), p.mean(), p.at(50), p.at(75), p.at(90), p.at(99)};
+  }
+
+  private ReportData report(SimResult r, String trace, double cut, Map<String, Object> summary) {
+    List<String[]> rows = new ArrayList<>();
+    for (String k : List.of("scheduler", "trace", "workers", "seed", "jobs", "tasks", "events",
+        "events_per_second", "wall_seconds", "makespan_seconds", "utilization")) {
+      rows.add(new String[] {k, TextTable.format(summary.get(k))});
+    }
+    List<Series> cdfs = new ArrayList<>();
+    if (Double.isFinite(cut)) {
+      cdfs.add(cdf("short", r.latencies(JobClass.SHORT, cut)));
+      cdfs.add(cdf("long", r.latencies(JobClass.LONG, cut)));
+    }
+    cdfs.add(cdf("all", r.latencies(null, cut)));
+    cdfs.removeIf(s -> s.x().length == 0);
+    List<Series> util = List.of(
+        new Series("vcores", r.utilTimes(), r.cpuUtilSeries()),
+        new Series("memory", r.utilTimes(), r.memUtilSeries()));
+    return new ReportData("rota simulate: " + r.scheduler() + " on " + trace + ", " + workers + " workers",
+        rows, cdfs, util);
+  }
+
+  static Series cdf(String name, double[] values) {
+    double[] x = new Percentiles(values).sortedValues();
+    double[] y = new double[x.length];
+    for (int i = 0; i < x.length; i++) {
+      y[i] = (i + 1) / (double) x.length;
+    }
+    return new Series(name, x, y);
+  }
+}

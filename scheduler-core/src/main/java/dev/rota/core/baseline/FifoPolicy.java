@@ -1,0 +1,34 @@
+package dev.rota.core.baseline;
+
+import dev.rota.core.policy.ClusterView;
+import dev.rota.core.policy.JobView;
+import dev.rota.core.policy.Placements;
+import dev.rota.core.policy.SchedulingPolicy;
+
+/**
+ * First-in first-out over the whole cluster, ignoring queues: the oldest job with a ready task gets
+ * the first open node its next task fits on, until it has no ready task left; then the next job.
+ * When the oldest job's next task fits nowhere, the pass stops (strict FIFO: younger jobs do not
+ * overtake it, which is the head-of-line blocking the papers' schedulers are measured against).
+ */
+public final class FifoPolicy implements SchedulingPolicy {
+  public static final String NAME = "fifo";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public void schedule(ClusterView view, Placements placements) {
+    var jobs = view.runnableJobs();
+    while (!jobs.isEmpty() && view.openNodeCount() > 0) {
+      JobView head = jobs.get(0);
+      int node = SchedulingPolicy.firstFit(view, head);
+      if (node < 0) {
+        return;
+      }
+      placements.place(head, node);
+    }
+  }
+}

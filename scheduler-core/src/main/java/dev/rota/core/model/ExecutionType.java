@@ -1,0 +1,7 @@
+package dev.rota.core.model;
+
+/** YARN's container execution types (the Mercury design): guaranteed, or queueable and preemptable. */
+public enum ExecutionType {
+  GUARANTEED,
+  OPPORTUNISTIC
+}

@@ -1,0 +1,23 @@
+package dev.rota.core.policy;
+
+/**
+ * Where a policy proposes placements. The committer behind it (the simulator, or a YARN adapter)
+ * validates each proposal against the current state before applying it, so a policy cannot
+ * over-commit a node or start a task that is not ready. Applied proposals are visible in the
+ * {@link ClusterView} immediately, so a policy sees its own earlier placements of the same pass.
+ */
+public interface Placements {
+  /** Why a proposal was refused; {@link #PLACED} when it was applied. */
+  enum Outcome {
+    PLACED,
+    /** The task's demand does not fit the node's free resources. */
+    DOES_NOT_FIT,
+    /** The job's placement constraints exclude the node. */
+    CONSTRAINT_VIOLATED,
+    /** The job has no task ready to start. */
+    NOTHING_RUNNABLE
+  }
+
+  /** Proposes to start {@code job}'s next ready task on node {@code nodeIndex}. */
+  Outcome place(JobView job, int nodeIndex);
+}

@@ -1,0 +1,25 @@
+package dev.rota.core.repro;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A paper reproduction run by {@code rota reproduce NAME}. Each system's package registers its own
+ * in {@link Experiments}.
+ */
+public interface Experiment {
+  /** The CLI name, e.g. "hybrid". */
+  String name();
+
+  /** One line for {@code rota reproduce --help}. */
+  String description();
+
+  /**
+   * Runs the experiment.
+   *
+   * @param quick the reduced version (under a minute; what the tests run)
+   * @param outDir where the experiment may write extra files (plots, CSVs); it exists
+   */
+  List<ReproRow> run(boolean quick, Path outDir) throws IOException;
+}
