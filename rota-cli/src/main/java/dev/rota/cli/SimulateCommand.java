@@ -127,6 +127,7 @@ public final class SimulateCommand implements Callable<Integer> {
     writeUtilizationCsv(result, out.resolve("utilization.csv"));
     double wall = RotaCli.elapsedSeconds();
     Map<String, Object> summary = result.summary(traceName, workers, seed, cut, wall);
+    summary.put("peak_heap_mb", peakHeapMb());
     Files.writeString(out.resolve("summary.json"), Json.write(summary));
     if (!noReport) {
       HtmlReport.write(out, report(result, traceName, cut, summary));
@@ -191,6 +192,17 @@ public final class SimulateCommand implements Callable<Integer> {
     };
   }
 
+  /** Peak heap use so far in MiB, summed over the heap's memory pools (what the JVM reports). */
+  static long peakHeapMb() {
+    long peak = 0;
+    for (var pool : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
+      if (pool.getType() == java.lang.management.MemoryType.HEAP && pool.getPeakUsage() != null) {
+        peak += pool.getPeakUsage().getUsed();
+      }
+    }
+    return peak >> 20;
+  }
+
   private static void writeUtilizationCsv(SimResult r, Path file) throws IOException {
     StringBuilder sb = new StringBuilder("time,vcores,memory\n");
     double[] t = r.utilTimes();
@@ -206,7 +218,8 @@ public final class SimulateCommand implements Callable<Integer> {
         "%s on %s, %d workers: %d jobs, %d tasks, %d events in %.3f s (%.0f events/s), wall %.2f s%n",
         r.scheduler(), summary.get("trace"), workers, r.jobs().size(), r.taskCount(), r.events(),
         r.simWallSeconds(), r.events() / Math.max(1e-9, r.simWallSeconds()), (double) summary.get("wall_seconds")));
-    sb.append(String.format(Locale.ROOT, "makespan %.1f s, utilization %.1f%%%n%n", r.endTime(), 100 * r.cpuUtilization()));
+    sb.append(String.format(Locale.ROOT, "makespan %.1f s, utilization %.1f%%, peak heap %d MiB%n%n",
+        r.endTime(), 100 * r.cpuUtilization(), (long) summary.get("peak_heap_mb")));
     TextTable t = new TextTable("jobs", "count", "mean (s)", "p50 (s)", "p75 (s)", "p90 (s)", "p99 (s)");
     List<Object[]> rows = new ArrayList<>();
     if (Double.isFinite(cut)) {

@@ -179,6 +179,10 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
     if (dirty) {
       dirty = false;
       policy.schedule(this, this);
+      // usage changes within an instant last zero time, so sampling once per instant is exact
+      double now = engine.now();
+      cpuUtil.update(now, usedCores);
+      memUtil.update(now, usedMem);
     }
   }
 
@@ -299,9 +303,6 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
   private void account(long mem, long cores) {
     usedMem += mem;
     usedCores += cores;
-    double now = engine.now();
-    cpuUtil.update(now, usedCores);
-    memUtil.update(now, usedMem);
   }
 
   private void updateOpen(int node) {
