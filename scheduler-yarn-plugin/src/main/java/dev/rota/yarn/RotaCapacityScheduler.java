@@ -1,0 +1,109 @@
+package dev.rota.yarn;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Rota ResourceManager scheduler: a {@link CapacityScheduler} that is the home of Rota's policies.
+ *
+ * <p>Install: put the Rota drop-in jar on the RM classpath and set
+ * {@code yarn.resourcemanager.scheduler.class=dev.rota.yarn.RotaCapacityScheduler}. With no
+ * {@code yarn.scheduler.rota.*} key set it schedules exactly like CapacityScheduler and additionally:
+ * <ul>
+ *   <li>validates every {@code yarn.scheduler.rota.*} key ({@link RotaConfiguration}) and fails start-up,
+ *       or rejects a refreshQueues, on an unknown key or invalid value;</li>
+ *   <li>compiles the Drools rules and runs the queue self-check inside the RM (on start and on every
+ *       refreshQueues, before CapacityScheduler applies the new queues);</li>
+ *   <li>publishes the metrics2 source {@value RotaSchedulerMetrics#SOURCE_NAME}.</li>
+ * </ul>
+ * This class is a thin facade over CapacityScheduler's lifecycle; the work is done by {@link RotaRuntime}.
+ */
+public class RotaCapacityScheduler extends CapacityScheduler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RotaCapacityScheduler.class);
+
+    private volatile RotaRuntime rota;
+
+    /** Used by the ResourceManager through reflection. */
+    public RotaCapacityScheduler() {
+        super();
+    }
+
+    /** The jar's Implementation-Version, or {@code dev} when running from classes. */
+    public static String version() {
+        String v = RotaCapacityScheduler.class.getPackage().getImplementationVersion();
+        return v == null ? "dev" : v;
+    }
+
+    @Override
+    public void serviceInit(Configuration conf) throws Exception {
+        super.serviceInit(conf);
+        RotaRuntime runtime = new RotaRuntime(getClass().getSimpleName(), RotaSchedulerMetrics.register(),
+                new RuleEngineLoader());
+        try {
+            runtime.commit(runtime.plan(getConfiguration()));
+        } catch (RuntimeException e) {
+            runtime.close();
+            LOG.error("RotaCapacityScheduler {} cannot start: {}", version(), e.getMessage());
+            throw e;
+        }
+        rota = runtime;
+        LOG.info("RotaCapacityScheduler {} initialised; metrics at JMX Hadoop:service=ResourceManager,name={}",
+                version(), RotaSchedulerMetrics.SOURCE_NAME);
+    }
+
+    /**
+     * Validates the refreshed configuration for Rota first (keys, rules, self-check) and only then lets
+     * CapacityScheduler apply it, so a rejected refresh changes neither Rota nor the queues.
+     * {@code validation=true} (a dry run on a throw-away scheduler) is passed straight through.
+     */
+    @Override
+    public void reinitialize(Configuration newConf, RMContext rmContext, boolean validation) throws IOException {
+        RotaRuntime runtime = rota;
+        if (validation || runtime == null) {
+            super.reinitialize(newConf, rmContext, validation);
+            return;
+        }
+        RotaRuntime.Plan plan;
+        try {
+            plan = runtime.plan(getCsConfProvider().loadConfiguration(new Configuration(newConf)));
+        } catch (RuntimeException e) {
+            LOG.warn("Rota rejected the refreshed configuration; queues and Rota keep the previous one: {}", e.getMessage());
+            throw new IOException(e.getMessage(), e);
+        }
+        super.reinitialize(newConf, rmContext, false);
+        runtime.commit(plan);
+    }
+
+    @Override
+    public void serviceStop() throws Exception {
+        try {
+            super.serviceStop();
+        } finally {
+            RotaRuntime runtime = rota;
+            rota = null;
+            if (runtime != null) {
+                runtime.close();
+            }
+        }
+    }
+
+    /** What Rota is running with; settings at their defaults before start. */
+    public RotaStatus getRotaStatus() {
+        RotaRuntime runtime = rota;
+        return runtime == null ? new RotaStatus(RotaSettings.DEFAULTS, List.of(), List.of(), Optional.empty()) : runtime.status();
+    }
+
+    /** The live metrics source, or null before start / after stop. */
+    public RotaSchedulerMetrics getRotaMetrics() {
+        RotaRuntime runtime = rota;
+        return runtime == null ? null : runtime.metrics();
+    }
+}
