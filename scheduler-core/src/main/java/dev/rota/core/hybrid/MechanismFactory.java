@@ -1,0 +1,25 @@
+package dev.rota.core.hybrid;
+
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Makes one {@link HybridMechanism} per run from its settings; registered by name with
+ * {@link HybridSchedulers#registerMechanism}. Its setting keys are accepted beside
+ * {@link HybridConfig}'s when it is part of the scheduler name.
+ */
+public interface MechanismFactory {
+  /** The name used after {@code +}, e.g. "es". */
+  String name();
+
+  /** The {@code --set} keys this mechanism reads (documented by the mechanism). */
+  Set<String> settingKeys();
+
+  /** Whether the mechanism can be layered on {@code base}. */
+  default boolean supports(HybridSystem base) {
+    return true;
+  }
+
+  /** A fresh mechanism for one run; invalid values fail with key and value named. */
+  HybridMechanism create(HybridSystem base, Map<String, String> settings);
+}
