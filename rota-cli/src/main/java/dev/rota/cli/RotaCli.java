@@ -9,7 +9,12 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "rota 0.1.0-SNAPSHOT",
     description = "Rota: research schedulers for YARN, simulated and real.",
-    subcommands = {SimulateCommand.class, ReproduceCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {
+      SimulateCommand.class,
+      ReproduceCommand.class,
+      dev.rota.cli.demo.DemoCommand.class,
+      CommandLine.HelpCommand.class
+    })
 public final class RotaCli implements Runnable {
   /** Wall-clock start of the process's main, for whole-command timings. */
   public static final long START_NANOS = System.nanoTime();

@@ -62,7 +62,8 @@ public final class SimulateCommand implements Callable<Integer> {
   int workers;
 
   @Option(names = "--scheduler", defaultValue = "fifo", paramLabel = "NAME",
-      description = "Scheduler to simulate (default: ${DEFAULT-VALUE}). Known: fifo, capacity.")
+      description = "Scheduler to simulate (default: ${DEFAULT-VALUE}). Known: fifo, capacity, sparrow,"
+          + " hawk, eagle (hybrid names take mechanisms after +).")
   String scheduler;
 
   @Option(names = "--cutoff", paramLabel = "SECONDS",
@@ -98,6 +99,11 @@ public final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--load", defaultValue = "0.8", paramLabel = "F",
       description = "Synthetic workloads only: offered load (default: ${DEFAULT-VALUE}).")
   double load;
+
+  @Option(names = "--short-partition", paramLabel = "PERCENT",
+      description = "Hybrid schedulers: share of workers reserved for short jobs (default: the trace's"
+          + " share of short task-seconds). Same as --set short-partition-percent=PERCENT.")
+  Double shortPartition;
 
   @Option(names = "--set", paramLabel = "KEY=VALUE", description = "A scheduler parameter (repeatable).")
   Map<String, String> settings = new LinkedHashMap<>();
@@ -152,8 +158,15 @@ public final class SimulateCommand implements Callable<Integer> {
     if (nodeMemory < 1 || nodeVcores < 1) {
       throw new IllegalArgumentException("--node-memory and --node-vcores must be >= 1");
     }
+    Map<String, String> all = new LinkedHashMap<>(settings);
+    if (shortPartition != null) {
+      String old = all.put("short-partition-percent", java.math.BigDecimal.valueOf(shortPartition).stripTrailingZeros().toPlainString());
+      if (old != null) {
+        throw new IllegalArgumentException("--short-partition and --set short-partition-percent are both given");
+      }
+    }
     return new Scenario(workers, Resource.of(nodeMemory, nodeVcores), q, a, seed,
-        cutoff == null ? Double.NaN : cutoff, settings);
+        cutoff == null ? Double.NaN : cutoff, all);
   }
 
   private Workload loadWorkload() throws IOException {

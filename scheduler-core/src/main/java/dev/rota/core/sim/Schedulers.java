@@ -19,6 +19,7 @@ public final class Schedulers {
   static {
     register(centralized(FifoPolicy.NAME, FifoPolicy::new));
     register(centralized(StaticCapacityPolicy.NAME, StaticCapacityPolicy::new));
+    dev.rota.core.hybrid.HybridSchedulers.registerAll();
   }
 
   private Schedulers() {}
@@ -34,9 +35,15 @@ public final class Schedulers {
     return Set.copyOf(RUNNERS.keySet());
   }
 
-  /** The runner for {@code name}; an unknown name fails with the list of known ones. */
+  /**
+   * The runner for {@code name}; a hybrid name with mechanisms ({@code base+m1+m2}) is parsed even
+   * when that combination is not listed. An unknown name fails with the list of known ones.
+   */
   public static synchronized SimulationRunner get(String name) {
     SimulationRunner r = RUNNERS.get(name);
+    if (r == null && name.contains("+")) {
+      return dev.rota.core.hybrid.HybridSchedulers.runner(name);
+    }
     if (r == null) {
       throw new IllegalArgumentException(
           "unknown scheduler '" + name + "'; known schedulers: " + String.join(", ", RUNNERS.keySet()));

@@ -1,0 +1,300 @@
+package dev.rota.workload;
+
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import org.apache.hadoop.yarn.api.protocolrecords.RegisterApplicationMasterResponse;
+import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.ContainerExitStatus;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.ContainerStatus;
+import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
+import org.apache.hadoop.yarn.api.records.NodeReport;
+import org.apache.hadoop.yarn.api.records.PreemptionMessage;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.UpdatedContainer;
+import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
+import org.apache.hadoop.yarn.client.api.async.AMRMClientAsync;
+import org.apache.hadoop.yarn.client.api.async.NMClientAsync;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Rota workload ApplicationMaster: runs one job's tasks as YARN containers that each execute
+ * {@code sleep <seconds>}, stage after stage as {@link StagePlan} releases them, then unregisters
+ * with SUCCEEDED, or FAILED as soon as a task container fails.
+ *
+ * <p>Input: the {@link WorkloadSpec} in the environment variable {@value WorkloadSpec#ENV}. The AM
+ * finds the ResourceManager through the {@code yarn-site.xml} on its classpath and authenticates with
+ * the AMRM token YARN localises for it. It heartbeats every {@value #HEARTBEAT_MS} ms.
+ *
+ * <p>Containers lost for reasons that are not the task's fault (preempted, aborted by node loss,
+ * killed by the NM's container scheduler to make room) are asked for again, up to
+ * {@value #MAX_TASK_ATTEMPTS} attempts per task. Resized containers ({@code onContainersUpdated})
+ * are tracked with their new size. Logs one INFO line per launched and per completed container.
+ */
+public final class WorkloadAppMaster {
+  /** AM-RM heartbeat interval in milliseconds. */
+  public static final int HEARTBEAT_MS = 250;
+  /** Attempts per task when its container is lost through no fault of its own. */
+  public static final int MAX_TASK_ATTEMPTS = 3;
+
+  private static final Logger LOG = LoggerFactory.getLogger(WorkloadAppMaster.class);
+
+  private final WorkloadSpec spec;
+  private final StagePlan plan;
+  private final Object lock = new Object();
+  private final List<ArrayDeque<StagePlan.Task>> pending = new ArrayList<>();
+  private final Map<ContainerId, Running> running = new HashMap<>();
+  private final Map<StagePlan.Task, Integer> attempts = new HashMap<>();
+  private final CountDownLatch finished = new CountDownLatch(1);
+  private String failure; // guarded by lock; non-null once the job failed
+  private AMRMClientAsync<ContainerRequest> amrm;
+  private NMClientAsync nm;
+  private Resource maximum;
+
+  /** A task in a container, since {@code startMs} (allocation time). */
+  private record Running(StagePlan.Task task, Container container, long startMs) {}
+
+  public WorkloadAppMaster(WorkloadSpec spec) {
+    this.spec = spec;
+    this.plan = new StagePlan(spec);
+    for (int i = 0; i < spec.stages().size(); i++) {
+      pending.add(new ArrayDeque<>());
+    }
+  }
+
+  /** Entry point of the AM container; exits 0 once it has unregistered, 1 if it could not. */
+  public static void main(String[] args) {
+    int code;
+    try {
+      WorkloadSpec spec = WorkloadSpec.decode(System.getenv(WorkloadSpec.ENV));
+      code = new WorkloadAppMaster(spec).run() ? 0 : 1;
+    } catch (Throwable t) {
+      LOG.error("workload application master failed", t);
+      code = 1;
+    }
+    System.exit(code);
+  }
+
+  /**
+   * Registers, runs every task, and unregisters.
+   *
+   * @return true if the AM unregistered (whatever the job's final status)
+   */
+  public boolean run() throws Exception {
+    YarnConfiguration conf = new YarnConfiguration();
+    amrm = AMRMClientAsync.createAMRMClientAsync(HEARTBEAT_MS, new RmCallbacks());
+    amrm.init(conf);
+    amrm.start();
+    nm = NMClientAsync.createNMClientAsync(new NmCallbacks());
+    nm.init(conf);
+    nm.start();
+    try {
+      RegisterApplicationMasterResponse reg =
+          amrm.registerApplicationMaster(InetAddress.getLocalHost().getHostName(), -1, "");
+      maximum = reg.getMaximumResourceCapability();
+      LOG.info("{}: registered; {} tasks in {} stages, {} containers, queue {}", spec.jobId(),
+          spec.taskCount(), spec.stages().size(), spec.executionType(), reg.getQueue());
+      synchronized (lock) {
+        enqueue(plan.start());
+      }
+      finished.await();
+      String reason;
+      synchronized (lock) {
+        reason = failure;
+      }
+      FinalApplicationStatus status = reason == null ? FinalApplicationStatus.SUCCEEDED : FinalApplicationStatus.FAILED;
+      String message = reason == null ? spec.taskCount() + " tasks in " + spec.stages().size() + " stages done" : reason;
+      LOG.info("{}: unregistering with {}: {}", spec.jobId(), status, message);
+      amrm.unregisterApplicationMaster(status, message, null);
+      return true;
+    } finally {
+      nm.stop();
+      amrm.stop();
+    }
+  }
+
+  /** Adds {@code tasks} to the pending queues and asks for one container each. Holds lock. */
+  private void enqueue(List<StagePlan.Task> tasks) {
+    for (StagePlan.Task t : tasks) {
+      pending.get(t.stage()).add(t);
+      amrm.addContainerRequest(ContainerAsks.forTask(spec, spec.stages().get(t.stage()), maximum));
+    }
+  }
+
+  /** Marks the job failed and wakes the main thread. Holds lock. */
+  private void fail(String reason) {
+    if (failure == null) {
+      failure = reason;
+      LOG.warn("{}: failing: {}", spec.jobId(), reason);
+    }
+    finished.countDown();
+  }
+
+  private static boolean lostThroughNoFault(int exitStatus) {
+    return exitStatus == ContainerExitStatus.PREEMPTED
+        || exitStatus == ContainerExitStatus.ABORTED
+        || exitStatus == ContainerExitStatus.KILLED_BY_CONTAINER_SCHEDULER
+        || exitStatus == ContainerExitStatus.KILLED_AFTER_APP_COMPLETION;
+  }
+
+  private static String seconds(long ms) {
+    return String.format(Locale.ROOT, "%.2f s", ms / 1000.0);
+  }
+
+  private final class RmCallbacks extends AMRMClientAsync.AbstractCallbackHandler {
+    @Override
+    public void onContainersAllocated(List<Container> containers) {
+      List<Running> toLaunch = new ArrayList<>();
+      synchronized (lock) {
+        for (Container c : containers) {
+          long stage = c.getAllocationRequestId();
+          StagePlan.Task task = failure == null && stage >= 0 && stage < pending.size()
+              ? pending.get((int) stage).poll() : null;
+          if (task == null) {
+            amrm.releaseAssignedContainer(c.getId());
+            continue;
+          }
+          Collection<ContainerRequest> asks = amrm.getMatchingRequests(stage);
+          Iterator<ContainerRequest> it = asks.iterator();
+          if (it.hasNext()) {
+            amrm.removeContainerRequest(it.next());
+          }
+          Running r = new Running(task, c, System.currentTimeMillis());
+          running.put(c.getId(), r);
+          toLaunch.add(r);
+        }
+      }
+      for (Running r : toLaunch) {
+        Container c = r.container();
+        LOG.info("{}: launch {} on {}: {} sleep {} ({}, {})", spec.jobId(), c.getId(), c.getNodeId(),
+            r.task(), seconds(r.task().millis()), c.getExecutionType(), c.getResource());
+        nm.startContainerAsync(c, TaskLaunch.context(r.task()));
+      }
+    }
+
+    @Override
+    public void onContainersCompleted(List<ContainerStatus> statuses) {
+      synchronized (lock) {
+        for (ContainerStatus s : statuses) {
+          Running r = running.remove(s.getContainerId());
+          if (r == null) {
+            continue; // a surplus container we released
+          }
+          int exit = s.getExitStatus();
+          long took = System.currentTimeMillis() - r.startMs();
+          int left = plan.remainingTasks() - (exit == ContainerExitStatus.SUCCESS ? 1 : 0);
+          LOG.info("{}: done {}: {} exit {} after {} ({} tasks left)", spec.jobId(), s.getContainerId(),
+              r.task(), exit, seconds(took), left);
+          if (exit == ContainerExitStatus.SUCCESS) {
+            enqueue(plan.complete(r.task()));
+            if (plan.isDone()) {
+              finished.countDown();
+            }
+          } else if (lostThroughNoFault(exit) && attempts.merge(r.task(), 1, Integer::sum) < MAX_TASK_ATTEMPTS) {
+            enqueue(List.of(r.task()));
+          } else {
+            fail(r.task() + " failed in " + s.getContainerId() + " with exit status " + exit + ": "
+                + s.getDiagnostics().strip());
+          }
+        }
+      }
+    }
+
+    @Override
+    public void onContainersUpdated(List<UpdatedContainer> updated) {
+      synchronized (lock) {
+        for (UpdatedContainer u : updated) {
+          Container c = u.getContainer();
+          Running r = running.get(c.getId());
+          if (r != null) {
+            running.put(c.getId(), new Running(r.task(), c, r.startMs()));
+          }
+          LOG.info("{}: {} {} to {} {}", spec.jobId(), u.getUpdateType(), c.getId(), c.getResource(), c.getExecutionType());
+        }
+      }
+    }
+
+    @Override
+    public void onPreemptionMessageReceived(PreemptionMessage message) {
+      LOG.info("{}: preemption message: {}", spec.jobId(), message);
+    }
+
+    @Override
+    public void onShutdownRequest() {
+      synchronized (lock) {
+        fail("the ResourceManager asked the application master to shut down");
+      }
+    }
+
+    @Override
+    public void onNodesUpdated(List<NodeReport> nodes) {}
+
+    @Override
+    public float getProgress() {
+      synchronized (lock) {
+        return 1f - (float) plan.remainingTasks() / spec.taskCount();
+      }
+    }
+
+    @Override
+    public void onError(Throwable e) {
+      synchronized (lock) {
+        fail("ResourceManager communication failed: " + e);
+      }
+    }
+  }
+
+  private final class NmCallbacks extends NMClientAsync.AbstractCallbackHandler {
+    @Override
+    public void onStartContainerError(ContainerId id, Throwable t) {
+      synchronized (lock) {
+        Running r = running.remove(id);
+        fail("could not start " + (r == null ? "" : r.task() + " in ") + id + ": " + t);
+      }
+    }
+
+    @Override
+    public void onContainerStarted(ContainerId id, Map<String, ByteBuffer> response) {}
+
+    @Override
+    public void onContainerStatusReceived(ContainerId id, ContainerStatus status) {}
+
+    @Override
+    public void onContainerStopped(ContainerId id) {}
+
+    @Override
+    @SuppressWarnings("deprecation") // abstract in NMClientAsync; onContainerResourceUpdated replaces it
+    public void onContainerResourceIncreased(ContainerId id, Resource resource) {}
+
+    @Override
+    public void onContainerResourceUpdated(ContainerId id, Resource resource) {}
+
+    @Override
+    public void onGetContainerStatusError(ContainerId id, Throwable t) {}
+
+    @Override
+    @SuppressWarnings("deprecation") // abstract in NMClientAsync; onUpdateContainerResourceError replaces it
+    public void onIncreaseContainerResourceError(ContainerId id, Throwable t) {
+      LOG.warn("{}: could not increase {}: {}", spec.jobId(), id, t.toString());
+    }
+
+    @Override
+    public void onUpdateContainerResourceError(ContainerId id, Throwable t) {
+      LOG.warn("{}: could not update {}: {}", spec.jobId(), id, t.toString());
+    }
+
+    @Override
+    public void onStopContainerError(ContainerId id, Throwable t) {}
+  }
+}

@@ -1,0 +1,77 @@
+package dev.rota.workload;
+
+import java.io.File;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.yarn.api.ApplicationConstants;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
+import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
+import org.apache.hadoop.yarn.api.records.Priority;
+import org.apache.hadoop.yarn.api.records.ReservationId;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.client.api.YarnClient;
+import org.apache.hadoop.yarn.client.api.YarnClientApplication;
+import org.apache.hadoop.yarn.exceptions.YarnException;
+
+/**
+ * Submits one {@link WorkloadSpec} as a YARN application whose AM is {@link WorkloadAppMaster}. The
+ * spec travels in the AM's environment ({@value WorkloadSpec#ENV}); the application is named
+ * {@code rota <jobId>}, has type {@value #APPLICATION_TYPE}, one attempt, and the spec's queue,
+ * priority and reservation.
+ */
+public final class WorkloadClient {
+  /** The YARN application type of every workload application. */
+  public static final String APPLICATION_TYPE = "ROTA_WORKLOAD";
+
+  private final YarnClient yarn;
+  private final AmLaunch am;
+
+  /** {@code yarn} must be started; it is not closed by this class. */
+  public WorkloadClient(YarnClient yarn, AmLaunch am) {
+    this.yarn = yarn;
+    this.am = am;
+  }
+
+  /** Submits {@code spec} and returns its application id without waiting for it to run. */
+  public ApplicationId submit(WorkloadSpec spec) throws IOException, YarnException {
+    String encoded = spec.encode();
+    if (encoded.length() > WorkloadSpec.MAX_ENCODED_CHARS) {
+      throw new IllegalArgumentException("workload " + spec.jobId() + " encodes to " + encoded.length()
+          + " characters, more than " + WorkloadSpec.MAX_ENCODED_CHARS + "; cap its tasks");
+    }
+    YarnClientApplication app = yarn.createApplication();
+    ApplicationSubmissionContext ctx = app.getApplicationSubmissionContext();
+    ctx.setApplicationName("rota " + spec.jobId());
+    ctx.setApplicationType(APPLICATION_TYPE);
+    ctx.setApplicationTags(Set.of("rota", "rota-job-" + spec.jobId().toLowerCase(java.util.Locale.ROOT)));
+    ctx.setQueue(spec.queue());
+    ctx.setPriority(Priority.newInstance(spec.priority()));
+    if (spec.reservationId().isPresent()) {
+      ctx.setReservationID(ReservationId.parseReservationId(spec.reservationId().get()));
+    }
+    ctx.setMaxAppAttempts(1);
+    ctx.setResource(Resource.newInstance(am.memoryMb(), am.vcores()));
+    ctx.setAMContainerSpec(launchContext(encoded));
+    return yarn.submitApplication(ctx);
+  }
+
+  private ContainerLaunchContext launchContext(String encodedSpec) {
+    Map<String, String> env = Map.of(
+        ApplicationConstants.Environment.CLASSPATH.name(), String.join(File.pathSeparator, am.classpath()),
+        WorkloadSpec.ENV, encodedSpec);
+    String logDir = ApplicationConstants.LOG_DIR_EXPANSION_VAR;
+    List<String> cmd = new ArrayList<>();
+    cmd.add(am.javaCommand());
+    cmd.addAll(am.jvmOptions());
+    cmd.add("-cp");
+    cmd.add(ApplicationConstants.Environment.CLASSPATH.$$());
+    cmd.add(WorkloadAppMaster.class.getName());
+    cmd.add("1>" + logDir + "/AppMaster.stdout");
+    cmd.add("2>" + logDir + "/AppMaster.stderr");
+    return ContainerLaunchContext.newInstance(Map.of(), env, List.of(String.join(" ", cmd)), null, null, null);
+  }
+}

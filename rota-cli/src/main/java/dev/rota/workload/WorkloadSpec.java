@@ -1,0 +1,261 @@
+package dev.rota.workload;
+
+import dev.rota.core.model.ExecutionType;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * What one Rota workload application runs: a job's stages of {@code sleep} tasks, their container
+ * size and execution type, and where the job is submitted. Immutable; it travels from the client to
+ * the {@link WorkloadAppMaster} as a single line of text ({@link #encode()}, {@link #decode(String)})
+ * in the environment variable {@value #ENV}.
+ *
+ * <p>The encoded form is one line of {@code key=value} fields separated by {@code ';'}, starting with
+ * the format tag {@value #FORMAT}. Stages are {@code stage=<index>/<memoryMb>/<vcores>/<deps>/<ms,...>}
+ * where {@code deps} is {@code -} or stage indices joined by {@code +}. For example:
+ * <pre>rota-workload/1;job=job-1;queue=root.default;priority=0;execution=GUARANTEED;reservation=-;
+ * stage=0/1024/1/-/1500,2300;stage=1/1024/1/0/800</pre>
+ * Names are restricted to {@code [A-Za-z0-9._-]}, so the line needs no quoting in a shell or an
+ * environment variable.
+ *
+ * @param jobId the job's id in the trace, e.g. "job-3"; becomes part of the application name
+ * @param queue the queue the application is submitted to, e.g. "root.default"
+ * @param priority YARN application priority (larger runs first); default 0
+ * @param executionType the execution type of every task container (GUARANTEED by default;
+ *     OPPORTUNISTIC needs opportunistic allocation enabled in the RM)
+ * @param reservationId the YARN reservation (e.g. "reservation_1700000000000_0001") the application
+ *     runs in, if any
+ * @param stages the job's stages, indexed from 0; a stage may depend only on earlier stages
+ */
+public record WorkloadSpec(
+    String jobId,
+    String queue,
+    int priority,
+    ExecutionType executionType,
+    Optional<String> reservationId,
+    List<Stage> stages) {
+
+  /** The environment variable that carries {@link #encode()} to the application master. */
+  public static final String ENV = "ROTA_WORKLOAD_SPEC";
+  /** Format tag and version, the first field of the encoded form. */
+  public static final String FORMAT = "rota-workload/1";
+  /**
+   * Largest encoded form accepted, in characters (Linux limits one environment string to 128 KiB);
+   * cap the tasks per job to stay below it.
+   */
+  public static final int MAX_ENCODED_CHARS = 64 * 1024;
+
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
+
+  public WorkloadSpec {
+    checkName("job id", jobId);
+    checkName("queue", queue);
+    Objects.requireNonNull(executionType, "executionType");
+    Objects.requireNonNull(reservationId, "reservationId");
+    reservationId.ifPresent(r -> checkName("reservation id", r));
+    stages = List.copyOf(stages);
+    if (stages.isEmpty()) {
+      throw new IllegalArgumentException("workload " + jobId + " has no stages");
+    }
+    for (int i = 0; i < stages.size(); i++) {
+      Stage s = stages.get(i);
+      if (s.index() != i) {
+        throw new IllegalArgumentException(
+            "workload " + jobId + ": stage at position " + i + " has index " + s.index());
+      }
+      for (int d : s.dependsOn()) {
+        if (d >= i) {
+          throw new IllegalArgumentException(
+              "workload " + jobId + ": stage " + i + " may depend only on earlier stages, got " + d);
+        }
+      }
+    }
+  }
+
+  /**
+   * One stage: tasks of one container size, each sleeping for its own duration.
+   *
+   * @param index position in the job, from 0
+   * @param memoryMb container memory per task in MiB (at least 1)
+   * @param vcores container virtual cores per task (at least 1)
+   * @param dependsOn indices of earlier stages that must finish before this one starts
+   * @param taskMillis each task's sleep in milliseconds (at least one task, each at least 0)
+   */
+  public record Stage(int index, int memoryMb, int vcores, List<Integer> dependsOn, List<Long> taskMillis) {
+    public Stage {
+      if (index < 0) {
+        throw new IllegalArgumentException("stage index must be >= 0, got " + index);
+      }
+      if (memoryMb < 1 || vcores < 1) {
+        throw new IllegalArgumentException(
+            "stage " + index + ": container needs at least 1 MiB and 1 vcore, got " + memoryMb + " MiB, " + vcores + " vcores");
+      }
+      dependsOn = List.copyOf(dependsOn);
+      for (int d : dependsOn) {
+        if (d < 0) {
+          throw new IllegalArgumentException("stage " + index + ": negative dependency " + d);
+        }
+      }
+      taskMillis = List.copyOf(taskMillis);
+      if (taskMillis.isEmpty()) {
+        throw new IllegalArgumentException("stage " + index + " has no tasks");
+      }
+      for (long ms : taskMillis) {
+        if (ms < 0) {
+          throw new IllegalArgumentException("stage " + index + ": negative task duration " + ms + " ms");
+        }
+      }
+    }
+
+    public int taskCount() {
+      return taskMillis.size();
+    }
+  }
+
+  /** A single-stage, GUARANTEED, priority-0 spec in {@code queue} with no reservation. */
+  public static WorkloadSpec simple(String jobId, String queue, int memoryMb, int vcores, List<Long> taskMillis) {
+    return new WorkloadSpec(jobId, queue, 0, ExecutionType.GUARANTEED, Optional.empty(),
+        List.of(new Stage(0, memoryMb, vcores, List.of(), taskMillis)));
+  }
+
+  /** Total number of tasks over all stages. */
+  public int taskCount() {
+    int n = 0;
+    for (Stage s : stages) {
+      n += s.taskCount();
+    }
+    return n;
+  }
+
+  /** This spec with another execution type. */
+  public WorkloadSpec withExecutionType(ExecutionType type) {
+    return new WorkloadSpec(jobId, queue, priority, type, reservationId, stages);
+  }
+
+  /** This spec running in {@code reservation}. */
+  public WorkloadSpec withReservation(String reservation) {
+    return new WorkloadSpec(jobId, queue, priority, executionType, Optional.of(reservation), stages);
+  }
+
+  /** The one-line text form described in the class comment. */
+  public String encode() {
+    StringBuilder sb = new StringBuilder(FORMAT);
+    sb.append(";job=").append(jobId);
+    sb.append(";queue=").append(queue);
+    sb.append(";priority=").append(priority);
+    sb.append(";execution=").append(executionType.name());
+    sb.append(";reservation=").append(reservationId.orElse("-"));
+    for (Stage s : stages) {
+      sb.append(";stage=").append(s.index()).append('/').append(s.memoryMb()).append('/').append(s.vcores()).append('/');
+      if (s.dependsOn().isEmpty()) {
+        sb.append('-');
+      } else {
+        sb.append(join(s.dependsOn(), "+"));
+      }
+      sb.append('/').append(join(s.taskMillis(), ","));
+    }
+    return sb.toString();
+  }
+
+  /**
+   * Parses {@link #encode()}'s output.
+   *
+   * @throws IllegalArgumentException naming the field that is missing or malformed
+   */
+  public static WorkloadSpec decode(String text) {
+    if (text == null || text.isBlank()) {
+      throw new IllegalArgumentException("empty workload spec (is " + ENV + " set?)");
+    }
+    String[] fields = text.strip().split(";");
+    if (!fields[0].equals(FORMAT)) {
+      throw new IllegalArgumentException(
+          "workload spec must start with '" + FORMAT + "', got '" + abbreviate(fields[0]) + "'");
+    }
+    Map<String, String> kv = new LinkedHashMap<>();
+    List<Stage> stages = new ArrayList<>();
+    for (int i = 1; i < fields.length; i++) {
+      String f = fields[i];
+      int eq = f.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("workload spec field " + i + " is not key=value: '" + abbreviate(f) + "'");
+      }
+      String key = f.substring(0, eq);
+      String value = f.substring(eq + 1);
+      if (key.equals("stage")) {
+        stages.add(decodeStage(value));
+      } else if (kv.put(key, value) != null) {
+        throw new IllegalArgumentException("workload spec has field '" + key + "' twice");
+      }
+    }
+    String reservation = required(kv, "reservation");
+    try {
+      return new WorkloadSpec(
+          required(kv, "job"),
+          required(kv, "queue"),
+          Integer.parseInt(required(kv, "priority")),
+          ExecutionType.valueOf(required(kv, "execution")),
+          reservation.equals("-") ? Optional.empty() : Optional.of(reservation),
+          stages);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("workload spec: priority is not an integer: " + kv.get("priority"), e);
+    }
+  }
+
+  private static Stage decodeStage(String value) {
+    String[] p = value.split("/", -1);
+    if (p.length != 5) {
+      throw new IllegalArgumentException(
+          "workload spec stage must be index/memoryMb/vcores/deps/ms,..., got '" + abbreviate(value) + "'");
+    }
+    try {
+      List<Integer> deps = new ArrayList<>();
+      if (!p[3].equals("-")) {
+        for (String d : p[3].split("\\+")) {
+          deps.add(Integer.parseInt(d));
+        }
+      }
+      List<Long> ms = new ArrayList<>();
+      for (String t : p[4].split(",")) {
+        ms.add(Long.parseLong(t));
+      }
+      return new Stage(Integer.parseInt(p[0]), Integer.parseInt(p[1]), Integer.parseInt(p[2]), deps, ms);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("workload spec stage has a non-integer field: '" + abbreviate(value) + "'", e);
+    }
+  }
+
+  private static String required(Map<String, String> kv, String key) {
+    String v = kv.get(key);
+    if (v == null) {
+      throw new IllegalArgumentException("workload spec lacks field '" + key + "'");
+    }
+    return v;
+  }
+
+  private static void checkName(String what, String value) {
+    Objects.requireNonNull(value, what);
+    if (!NAME.matcher(value).matches()) {
+      throw new IllegalArgumentException(what + " must match [A-Za-z0-9._-]+, got '" + value + "'");
+    }
+  }
+
+  private static String join(List<?> values, String sep) {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < values.size(); i++) {
+      if (i > 0) {
+        sb.append(sep);
+      }
+      sb.append(values.get(i));
+    }
+    return sb.toString();
+  }
+
+  private static String abbreviate(String s) {
+    return s.length() <= 60 ? s : s.substring(0, 57) + "...";
+  }
+}
