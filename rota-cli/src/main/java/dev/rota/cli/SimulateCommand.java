@@ -261,9 +261,13 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     cdfs.add(cdf("all", r.latencies(null, cut)));
     cdfs.removeIf(s -> s.x().length == 0);
-    List<Series> util = List.of(
-        new Series("vcores", r.utilTimes(), r.cpuUtilSeries()),
-        new Series("memory", r.utilTimes(), r.memUtilSeries()));
+    // time since the first submission reads better than the trace's own clock (Google's starts at 16 days)
+    double[] t = r.utilTimes().clone();
+    double t0 = t.length == 0 ? 0 : t[0];
+    for (int i = 0; i < t.length; i++) {
+      t[i] -= t0;
+    }
+    List<Series> util = List.of(new Series("vcores", t, r.cpuUtilSeries()), new Series("memory", t, r.memUtilSeries()));
     return new ReportData("rota simulate: " + r.scheduler() + " on " + trace + ", " + workers + " workers",
         rows, cdfs, util);
   }

@@ -231,9 +231,23 @@ public final class EmbeddedYarn implements AutoCloseable {
     return c;
   }
 
+  /**
+   * Hadoop's dispatcher and scheduler threads log an ERROR with an InterruptedException when they are
+   * interrupted by a deliberate stop. Those lines would read like a failure at the end of a successful
+   * demo, so the loggers that emit them are raised to FATAL for the shutdown only.
+   */
+  private static final String[] SHUTDOWN_NOISE = {
+    "org.apache.hadoop.yarn.event.EventDispatcher",
+    "org.apache.hadoop.yarn.server.resourcemanager.ResourceManager",
+    "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler",
+  };
+
   @Override
   public void close() {
     long t0 = System.nanoTime();
+    for (String name : SHUTDOWN_NOISE) {
+      org.apache.log4j.Logger.getLogger(name).setLevel(org.apache.log4j.Level.FATAL);
+    }
     try {
       cluster.stop();
       LOG.info("embedded YARN cluster stopped in {} ms", (System.nanoTime() - t0) / 1_000_000);

@@ -287,6 +287,11 @@ public final class HtmlReport {
     st.setLegendPosition(legend);
     st.setLegendVisible(series.size() > 1);
     st.setXAxisLogarithmic(logX);
+    if (!logX) {
+      // XChart's default tick format prints every digit of non-round ticks, which run together
+      st.setXAxisDecimalPattern("#,##0.##");
+    }
+    st.setYAxisDecimalPattern("#,##0.##");
     st.setMarkerSize(0);
     Set<String> used = new HashSet<>();
     int i = 0;
