@@ -50,13 +50,23 @@ public final class ReproduceCommand implements Callable<Integer> {
     Experiment e = Experiments.get(name);
     Path dir = out.resolve(name);
     Files.createDirectories(dir);
-    List<ReproRow> rows = e.run(quick, dir);
+    List<ReproRow> rows = e.run(quick, dir, ReproduceCommand::plot);
     Files.createDirectories(out);
     Files.writeString(out.resolve(name + ".json"), Experiments.toJson(name, rows));
     System.out.print(table(rows));
     System.out.printf(Locale.ROOT, "%s%s: %d rows in %.1f s, wrote %s%n", name, quick ? " (quick)" : "",
         rows.size(), RotaCli.elapsedSeconds(), out.resolve(name + ".json").toAbsolutePath().normalize());
     return 0;
+  }
+
+  /** Draws an experiment's figure with the report's plotting. */
+  static void plot(Path file, String title, String xTitle, String yTitle, List<dev.rota.core.repro.Plotter.Line> lines,
+      boolean logX) throws IOException {
+    List<dev.rota.cli.report.Series> series = new java.util.ArrayList<>();
+    for (var l : lines) {
+      series.add(new dev.rota.cli.report.Series(l.name(), l.x(), l.y()));
+    }
+    dev.rota.cli.report.HtmlReport.writePlot(file, title, xTitle, yTitle, series, logX);
   }
 
   static String table(List<ReproRow> rows) {

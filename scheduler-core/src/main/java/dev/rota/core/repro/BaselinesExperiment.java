@@ -48,7 +48,7 @@ final class BaselinesExperiment implements Experiment {
   }
 
   @Override
-  public List<ReproRow> run(boolean quick, Path outDir) throws IOException {
+  public List<ReproRow> run(boolean quick, Path outDir, Plotter plotter) throws IOException {
     List<ReproRow> rows = new ArrayList<>();
     for (Case c : quick ? QUICK : FULL) {
       Workload w = Traces.read(SharedData.trace(c.trace()));

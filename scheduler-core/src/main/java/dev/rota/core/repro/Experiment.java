@@ -20,6 +20,7 @@ public interface Experiment {
    *
    * @param quick the reduced version (under a minute; what the tests run)
    * @param outDir where the experiment may write extra files (plots, CSVs); it exists
+   * @param plotter draws the experiment's figures into {@code outDir}
    */
-  List<ReproRow> run(boolean quick, Path outDir) throws IOException;
+  List<ReproRow> run(boolean quick, Path outDir, Plotter plotter) throws IOException;
 }
