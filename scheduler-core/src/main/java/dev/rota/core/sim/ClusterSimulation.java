@@ -53,8 +53,7 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
   private int cFreeTop;
   private int cCapacity;
 
-  private long usedMem;
-  private long usedCores;
+  private final long[] used; // cluster-wide, per dimension
   private int nextArrival;
   private int finishedJobs;
   private boolean dirty;
@@ -82,6 +81,7 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
     }
     this.dims = d;
     this.free = new long[nodes.length * dims];
+    this.used = new long[dims];
     Resource total = Resource.ZERO;
     this.open = new IndexedIntSet(nodes.length);
     for (int i = 0; i < nodes.length; i++) {
@@ -181,8 +181,8 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
       policy.schedule(this, this);
       // usage changes within an instant last zero time, so sampling once per instant is exact
       double now = engine.now();
-      cpuUtil.update(now, usedCores);
-      memUtil.update(now, usedMem);
+      cpuUtil.update(now, used[Resource.VCORES]);
+      memUtil.update(now, used[Resource.MEMORY]);
     }
   }
 
@@ -209,7 +209,7 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
       free[node * dims + k] += demand.get(k);
     }
     updateOpen(node);
-    account(-demand.memoryMb(), -demand.vcores());
+    addTo(used, demand, -1);
     addTo(j.queue.used, demand, -1);
     addTo(j.used, demand, -1);
     j.running--;
@@ -255,7 +255,7 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
       free[node * dims + k] -= demand.get(k);
     }
     updateOpen(node);
-    account(demand.memoryMb(), demand.vcores());
+    addTo(used, demand, 1);
     addTo(j.queue.used, demand, 1);
     addTo(j.used, demand, 1);
     j.running++;
@@ -300,11 +300,6 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
     return cFree[--cFreeTop];
   }
 
-  private void account(long mem, long cores) {
-    usedMem += mem;
-    usedCores += cores;
-  }
-
   private void updateOpen(int node) {
     if (free[node * dims + Resource.MEMORY] > 0 && free[node * dims + Resource.VCORES] > 0) {
       open.add(node);
@@ -327,7 +322,7 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
 
   @Override
   public Resource used() {
-    return Resource.of(usedMem, usedCores);
+    return Resource.of(used);
   }
 
   @Override

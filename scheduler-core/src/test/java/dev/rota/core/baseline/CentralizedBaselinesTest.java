@@ -108,6 +108,31 @@ class CentralizedBaselinesTest {
   }
 
   @Test
+  void theViewReportsUsageAndFreeCapacityInEveryDimension() {
+    // one node <4096 MB, 4 vcores, 100 network>; three tasks <1024, 1, 40>: network admits only two at once
+    List<Resource> used = new ArrayList<>();
+    List<Resource> free = new ArrayList<>();
+    SchedulingPolicy observing = new SchedulingPolicy() {
+      @Override
+      public String name() {
+        return "observing-fifo";
+      }
+
+      @Override
+      public void schedule(dev.rota.core.policy.ClusterView view, dev.rota.core.policy.Placements out) {
+        new FifoPolicy().schedule(view, out);
+        used.add(view.used());
+        free.add(view.free(0));
+      }
+    };
+    JobSpec j = JobSpec.builder("net").submitTime(0).stage(Resource.of(1024, 1, 40), new double[] {5, 5, 5}).build();
+    SimResult r = run(observing, QueueSpec.singleDefault(), List.of(NodeSpec.of("n", Resource.of(4096, 4, 100))), j);
+    assertEquals(Resource.of(2048, 2, 80), used.get(0));
+    assertEquals(Resource.of(2048, 2, 20), free.get(0));
+    assertArrayEquals(new double[] {10}, r.finish(), 1e-12);
+  }
+
+  @Test
   void aTaskThatFitsNowhereFailsTheRunWithAClearMessage() {
     JobSpec big = JobSpec.builder("big").submitTime(0).stage(Resource.of(8192, 1), new double[] {1}).build();
     var e = assertThrows(IllegalStateException.class,
