@@ -18,6 +18,7 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "reproduce",
     mixinStandardHelpOptions = true,
+    header = "Run a paper reproduction: paper vs Rota vs baseline.",
     description = {
       "Runs a paper reproduction, prints paper / Rota / baseline side by side (with the Rota/baseline",
       "ratio) and writes DIR/NAME.json as {\"experiment\", \"rows\": [{case, metric, paper, rota,",

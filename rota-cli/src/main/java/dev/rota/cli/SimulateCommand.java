@@ -36,6 +36,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "simulate",
     mixinStandardHelpOptions = true,
+    header = "Replay a trace under a scheduler in the simulator.",
     description = {
       "Replays a trace under a scheduler in Rota's discrete-event simulator and writes",
       "DIR/summary.json, DIR/jobs.csv, DIR/utilization.csv and DIR/report.html."

@@ -37,6 +37,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "demo",
     mixinStandardHelpOptions = true,
+    header = "Run a real-trace workload on an embedded YARN cluster running Rota.",
     description = {
       "Runs a small workload derived from a real trace as real YARN applications on an embedded",
       "YARN cluster whose ResourceManager runs Rota (configured from conf/), then prints a summary",
