@@ -1,0 +1,254 @@
+package dev.rota.core.reservation.agent;
+
+import dev.rota.core.reservation.RayonDefaults;
+import dev.rota.core.reservation.Rejection;
+import dev.rota.core.reservation.plan.Allocation;
+import dev.rota.core.reservation.plan.Block;
+import dev.rota.core.reservation.plan.PlanView;
+import dev.rota.core.reservation.rdl.CompiledAtom;
+import dev.rota.core.reservation.rdl.CompiledNode;
+import dev.rota.core.reservation.rdl.CompiledOp;
+import dev.rota.core.reservation.rdl.CompiledRdl;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * GREE-L, the lower-preemption heuristic (paper §4.2). Like GREE it traverses the normal form once,
+ * right to left, without backtracking, but it places each atom as flat as possible over a guessed
+ * interval instead of as late and tall as possible. The paper's Algorithm 1 body is not in the text;
+ * this follows its prose, and every choice it leaves open is named here:
+ *
+ * <ul>
+ *   <li><b>guessIntervals</b> for {@code order(c_1..c_n)} over [lo, hi): operand c_i (placed last
+ *       first) gets [hi_i - len_i, hi_i), where hi_i is the earliest start of what was placed after it,
+ *       len_i = minLength(c_i) + floor(slack * work(c_i) / sum of work(c_1..c_i)) and slack = (hi_i - lo)
+ *       minus the minimum lengths of c_1..c_i (the left-over space is redistributed after every
+ *       placement, as the paper says). Ours: slack shared in proportion to work, as Hadoop's
+ *       {@code StageEarliestStartByDemand} does. For {@code all} and {@code any} every operand gets
+ *       the whole [lo, hi);
+ *   <li><b>flat atom</b> over [lo, hi): cut the interval into lease-aligned blocks of l steps from hi
+ *       leftwards and spread the w / (g*l) leases over them by water-filling: the lowest uniform
+ *       height (in gangs) such that, capping each block by what fits there (free bundles, and h),
+ *       all leases fit; leases left over at that level go to the rightmost blocks. A tail lease (when
+ *       w is not a multiple of g*l, see {@code AtomShape}) is placed after them, as late as
+ *       possible (ours);
+ *   <li><b>fallback</b> (ours, {@link RayonDefaults#GREE_L_WIDEN_ON_FAILURE}): an operand that does
+ *       not fit in its guessed interval is retried flat over its whole admissible range [lo, hi_i)
+ *       before the request is rejected;
+ *   <li>{@code any}: the first alternative that fits, as in GREE.
+ * </ul>
+ */
+public final class GreeLAgent implements ReservationAgent {
+  public static final String NAME = "GREE-L";
+
+  private final boolean widenOnFailure;
+
+  public GreeLAgent() {
+    this(RayonDefaults.GREE_L_WIDEN_ON_FAILURE);
+  }
+
+  /** @param widenOnFailure retry an operand over its whole range when its guessed interval is too small */
+  public GreeLAgent(boolean widenOnFailure) {
+    this.widenOnFailure = widenOnFailure;
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public Result placeCompiled(PlanView plan, PlacementRequest request) {
+    CompiledRdl contract = request.contract();
+    if (contract.isEmpty()) {
+      return new Placed(Allocation.EMPTY, NAME);
+    }
+    long lo = contract.earliestStart();
+    long hi = contract.latestEnd();
+    TentativePlan scratch = new TentativePlan(plan.availableFor(request.user(), Agents.replacing(plan, request), lo, hi));
+    Optional<Rejection> failure = place(contract.root().get(), lo, hi, scratch);
+    if (failure.isPresent()) {
+      return new Rejected(failure.get());
+    }
+    return new Placed(scratch.allocation(contract), NAME);
+  }
+
+  private Optional<Rejection> place(CompiledNode n, long lo, long hi, TentativePlan scratch) {
+    if (n instanceof CompiledAtom a) {
+      return flatAtom(a, Math.max(lo, a.start()), Math.min(hi, a.end()), scratch);
+    }
+    CompiledOp op = (CompiledOp) n;
+    List<CompiledNode> kids = op.children();
+    switch (op.op()) {
+      case ORDER: {
+        long curHi = hi;
+        for (int i = kids.size() - 1; i >= 0; i--) {
+          long guessLo = guessStart(kids, i, lo, curHi);
+          int mark = scratch.mark();
+          Optional<Rejection> r = place(kids.get(i), guessLo, curHi, scratch);
+          if (r.isPresent() && widenOnFailure && guessLo > lo) {
+            scratch.rollback(mark);
+            r = place(kids.get(i), lo, curHi, scratch);
+          }
+          if (r.isPresent()) {
+            return r;
+          }
+          OptionalLong es = scratch.earliestStartSince(mark);
+          if (es.isPresent()) {
+            curHi = Math.min(curHi, es.getAsLong());
+          }
+        }
+        return Optional.empty();
+      }
+      case ALL: {
+        for (int i = kids.size() - 1; i >= 0; i--) {
+          Optional<Rejection> r = place(kids.get(i), lo, hi, scratch);
+          if (r.isPresent()) {
+            return r;
+          }
+        }
+        return Optional.empty();
+      }
+      default: {
+        List<Rejection> causes = new ArrayList<>();
+        for (CompiledNode k : kids) {
+          int mark = scratch.mark();
+          Optional<Rejection> r = place(k, lo, hi, scratch);
+          if (r.isEmpty()) {
+            return r;
+          }
+          scratch.rollback(mark);
+          causes.add(r.get());
+        }
+        return Optional.of(Rejection.withCauses(Rejection.Code.NO_CAPACITY, NAME, op.path(),
+            "none of the " + kids.size() + " alternatives fits", causes));
+      }
+    }
+  }
+
+  /**
+   * guessIntervals for operand i of an order whose operands 0..i must fit in [lo, hi): the start of
+   * operand i's guessed interval.
+   */
+  static long guessStart(List<CompiledNode> kids, int i, long lo, long hi) {
+    long minSum = 0;
+    long workSum = 0;
+    for (int j = 0; j <= i; j++) {
+      minSum += kids.get(j).minLength();
+      workSum += kids.get(j).work();
+    }
+    long slack = (hi - lo) - minSum;
+    long len = kids.get(i).minLength();
+    if (slack > 0) {
+      len += workSum == 0 ? slack / (i + 1)
+          : BigInteger.valueOf(slack).multiply(BigInteger.valueOf(kids.get(i).work()))
+              .divide(BigInteger.valueOf(workSum)).longValueExact();
+    }
+    return Math.max(lo, hi - len);
+  }
+
+  private Optional<Rejection> flatAtom(CompiledAtom a, long lo, long hi, TentativePlan scratch) {
+    int mark = scratch.mark();
+    long units = a.w() / a.g();
+    long tail = AtomShape.tail(units, a.l());
+    long leases = (units - tail) / a.l();
+    if (leases > 0) {
+      Optional<Rejection> flat = waterFill(a, lo, hi, leases, scratch);
+      if (flat.isPresent()) {
+        scratch.rollback(mark);
+        return flat;
+      }
+    }
+    if (tail > 0 && !placeRightmost(a, lo, hi, tail, scratch)) {
+      scratch.rollback(mark);
+      return Optional.of(Rejection.of(Rejection.Code.NO_CAPACITY, NAME, a.path(),
+          "no room for its tail lease of " + tail + " steps with g = " + a.g() + " bundles in [" + lo + ", " + hi + ")"));
+    }
+    return Optional.empty();
+  }
+
+  /** Spreads {@code leases} leases of g bundles for l steps over lease-aligned blocks of [lo, hi). */
+  private static Optional<Rejection> waterFill(CompiledAtom a, long lo, long hi, long leases, TentativePlan scratch) {
+    int k = (int) Math.max(0, (hi - lo) / a.l());
+    long[] caps = new long[k];
+    long room = 0;
+    long maxCap = 0;
+    java.util.Arrays.fill(caps, Long.MAX_VALUE);
+    if (k > 0) {
+      // one sweep over the constant pieces of [hi - k*l, hi): block b is [hi - (b+1)l, hi - bl)
+      long from = hi - (long) k * a.l();
+      for (TentativePlan.Cap c : scratch.caps(a, from, hi)) {
+        int first = (int) ((hi - c.end()) / a.l());
+        int last = (int) ((hi - 1 - c.start()) / a.l());
+        for (int b = first; b <= last; b++) {
+          caps[b] = Math.min(caps[b], c.gangs());
+        }
+      }
+    }
+    for (int b = 0; b < k; b++) {
+      room += caps[b];
+      maxCap = Math.max(maxCap, caps[b]);
+    }
+    if (room < leases) {
+      return Optional.of(Rejection.of(Rejection.Code.NO_CAPACITY, NAME, a.path(),
+          "flat placement found room for only " + room + " of the " + leases + " leases (g = " + a.g()
+              + " bundles of " + a.bundle() + " for l = " + a.l() + " steps) in [" + lo + ", " + hi + ")"));
+    }
+    // lowest level L with sum(min(cap, L)) >= leases
+    long low = 1;
+    long high = maxCap;
+    while (low < high) {
+      long mid = (low + high) >>> 1;
+      if (filled(caps, mid) >= leases) {
+        high = mid;
+      } else {
+        low = mid + 1;
+      }
+    }
+    long level = low;
+    long[] x = new long[k];
+    long left = leases;
+    for (int b = 0; b < k; b++) {
+      x[b] = Math.min(caps[b], level - 1);
+      left -= x[b];
+    }
+    for (int b = 0; b < k && left > 0; b++) {
+      if (caps[b] >= level) {
+        x[b]++;
+        left--;
+      }
+    }
+    for (int b = k - 1; b >= 0; b--) {
+      if (x[b] > 0) {
+        scratch.place(a, new Block(hi - (b + 1) * a.l(), hi - b * a.l(), x[b] * a.g()));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static long filled(long[] caps, long level) {
+    long s = 0;
+    for (long c : caps) {
+      s += Math.min(c, level);
+    }
+    return s;
+  }
+
+  /** One gang for {@code len} steps, as late as possible in [lo, hi) (GREE's scan). */
+  private static boolean placeRightmost(CompiledAtom a, long lo, long hi, long len, TentativePlan scratch) {
+    long curHi = hi;
+    while (curHi - len >= lo) {
+      TentativePlan.Scan s = scratch.scan(a, curHi - len, curHi, 1);
+      if (s instanceof TentativePlan.Blocked b) {
+        curHi = b.runStart();
+        continue;
+      }
+      scratch.place(a, new Block(curHi - len, curHi, a.g()));
+      return true;
+    }
+    return false;
+  }
+}
