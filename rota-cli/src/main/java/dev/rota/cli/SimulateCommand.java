@@ -125,8 +125,14 @@ public final class SimulateCommand implements Callable<Integer> {
     String traceName = input.trace != null ? input.trace.toString() : workload.name();
 
     SimResult result;
+    dev.rota.core.hybrid.HybridRun hybrid = null;
     try (SimProgress bar = progress ? SimProgress.start(workload) : null) {
-      result = runner.run(workload, scenario, bar, SimProgress.EVERY);
+      if (runner instanceof dev.rota.core.hybrid.HybridRunner h) {
+        hybrid = h.runDetailed(workload, scenario, bar, SimProgress.EVERY);
+        result = hybrid.result();
+      } else {
+        result = runner.run(workload, scenario, bar, SimProgress.EVERY);
+      }
     }
     double cut = cutoff == null ? Double.NaN : cutoff;
     Files.createDirectories(out);
@@ -135,11 +141,17 @@ public final class SimulateCommand implements Callable<Integer> {
     double wall = RotaCli.elapsedSeconds();
     Map<String, Object> summary = result.summary(traceName, workers, seed, cut, wall);
     summary.put("peak_heap_mb", peakHeapMb());
+    if (hybrid != null) {
+      summary.put("hybrid", hybrid.stats().toJson());
+    }
     Files.writeString(out.resolve("summary.json"), Json.write(summary));
     if (!noReport) {
       HtmlReport.write(out, report(result, traceName, cut, summary));
     }
     stdout.print(table(result, cut, summary));
+    if (hybrid != null) {
+      stdout.print(hybrid.stats().mechanismSummary());
+    }
     stdout.printf(Locale.ROOT, "wrote %s%n", out.toAbsolutePath().normalize());
     return 0;
   }

@@ -54,6 +54,13 @@ public record HybridName(HybridSystem base, List<String> mechanisms) {
       if (mechs.contains(m)) {
         throw new IllegalArgumentException("mechanism '" + m + "' appears twice in '" + name + "'");
       }
+      for (String other : mechs) {
+        if (known.get(other).family().equals(f.family())) {
+          throw new IllegalArgumentException("mechanisms '" + other + "' and '" + m + "' in '" + name
+              + "' are both parts of " + f.family() + "; use '" + base.cliName() + "+" + f.family()
+              + "' to run " + f.family() + " whole");
+        }
+      }
       mechs.add(m);
     }
     return new HybridName(base, mechs);

@@ -68,6 +68,20 @@ public final class HybridRunner implements SimulationRunner {
       double share = shortTaskSecondsPercent(workload, cutoff, cfg.truncateDurations());
       cfg = cfg.withShortPartitionPercent(Math.min(99, Math.ceil(share - 1e-9)));
     }
+    if (!factories.isEmpty()) {
+      int longJobs = 0;
+      for (JobSpec j : workload.jobs()) {
+        if (JobClass.of(j, cutoff) == JobClass.LONG) {
+          longJobs++;
+        }
+      }
+      int jobs = workload.jobs().size();
+      if (jobs > 0 && (longJobs == 0 || longJobs == jobs)) {
+        throw new IllegalArgumentException("invalid setting cutoff=" + cutoff + " (--cutoff): it classifies all "
+            + jobs + " jobs as " + (longJobs == 0 ? "short" : "long") + "; " + name()
+            + " needs both short and long jobs");
+      }
+    }
     List<HybridMechanism> mechs = new ArrayList<>();
     for (MechanismFactory f : factories) {
       mechs.add(f.create(spec.base(), scenario.settings()));

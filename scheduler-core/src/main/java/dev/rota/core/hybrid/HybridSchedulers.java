@@ -11,13 +11,22 @@ import java.util.Map;
  * {@code hawk} and {@code eagle} (and every registered {@code base+mechanism} combination) into
  * {@link Schedulers}; {@link #runner(String)} parses any {@code base+m1+m2} name directly.
  *
- * <p>Mechanisms (Dice's {@code es}, {@code op}, Eirene's {@code ccdm}, {@code satc}, …) register a
- * {@link MechanismFactory} with {@link #registerMechanism} before {@link #registerAll()} runs, and
- * list the combinations the CLI should offer with {@link #registerCombination}.
+ * <p>Mechanisms register a {@link MechanismFactory} with {@link #registerMechanism} before
+ * {@link #registerAll()} runs, and list the combinations the CLI should offer with
+ * {@link #registerCombination}. The built-in ones are registered by this class's static
+ * initializer: Dice's {@code es}, {@code op}, {@code dice} (on hawk and eagle) and Eirene's
+ * {@code ccdm}, {@code satc}, {@code eirene} (on eagle).
  */
 public final class HybridSchedulers {
   private static final Map<String, MechanismFactory> MECHANISMS = new LinkedHashMap<>();
   private static final List<String> COMBINATIONS = new ArrayList<>();
+
+  // The built-in mechanisms register here, so that they are known before Schedulers' static
+  // initializer calls registerAll() (which initializes this class first).
+  static {
+    dev.rota.core.hybrid.dice.DiceMechanism.register();
+    dev.rota.core.hybrid.eirene.EireneMechanism.register();
+  }
 
   private HybridSchedulers() {}
 

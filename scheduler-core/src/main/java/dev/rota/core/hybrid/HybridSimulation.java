@@ -37,6 +37,12 @@ public final class HybridSimulation implements SimEngine.Model {
   static final int EV_REMAINING = 4;
   static final int EV_MECHANISM = 5;
 
+  /** {@link #remainingWork} of a short job whose tasks have all started while clones may still run. */
+  static final double CLONE_PHASE = -2;
+  static final byte STARTED = 1;
+  static final byte DONE = 2;
+  static final byte CLONED = 4;
+
   private final SimEngine engine;
   private final RandomGenerator rnd;
   private final HybridConfig cfg;
@@ -57,8 +63,24 @@ public final class HybridSimulation implements SimEngine.Model {
   private final int[] tasksDone;
   private final double[] firstStart;
   private final double[] finish;
-  /** Eagle's distributed view of a job's remaining work (estimate x unscheduled), -1 once exhausted. */
+  /**
+   * Eagle's distributed view of a job's remaining work (estimate x unscheduled), -1 once exhausted,
+   * {@link #CLONE_PHASE} while every task has started but some running task may still be cloned.
+   */
   private final double[] remainingWork;
+  private int jobsFinished;
+
+  // ---- tasks (global index t = taskOffset[job] + i, i in trace order) ----
+  private final int[] taskJob;
+  /** Per job, its tasks with the handed-out ones first: order[taskOffset[j] .. + handedOut[j]). */
+  private final int[] order;
+  private final int[] posOf;
+  private final byte[] taskState;
+  // clone candidates (running primaries without a clone), per job a set in order's segment
+  private boolean cloning;
+  private int[] candList;
+  private int[] candPos;
+  private int[] candCount;
 
   // ---- workers ----
   private final int n;
@@ -72,13 +94,20 @@ public final class HybridSimulation implements SimEngine.Model {
   private final long[][] bitmap;
   private final double[] bitmapTime;
   private final int[] runningJob;
+  private final int[] runningTask;
+  private final boolean[] runningClone;
   private final double[] runningEnd;
   private final long[] runningHandle;
+  /** Workers that may start only short tasks (Opportunistic Preemption's suspension period). */
+  private final boolean[] shortOnly;
 
   private final LongWorkState longWork;
   private final LwlPlacer placer;
   private final WaitMonitor waits;
+  private WaitMonitor[] extraWaits = new WaitMonitor[0];
   private final UtilizationRecorder util;
+  /** Time of the last event that was not a mechanism's own (the run's end, without trailing timers). */
+  private double lastModelTime;
   private int busyCount;
   private boolean utilDirty;
 
@@ -173,6 +202,17 @@ public final class HybridSimulation implements SimEngine.Model {
       }
     }
     taskOffset[nJobs] = off;
+    taskJob = new int[off];
+    order = new int[off];
+    posOf = new int[off];
+    taskState = new byte[off];
+    for (int j = 0; j < nJobs; j++) {
+      java.util.Arrays.fill(taskJob, taskOffset[j], taskOffset[j + 1], j);
+    }
+    for (int t = 0; t < off; t++) {
+      order[t] = t;
+      posOf[t] = t;
+    }
     handedOut = new int[nJobs];
     tasksDone = new int[nJobs];
     firstStart = new double[nJobs];
@@ -206,6 +246,10 @@ public final class HybridSimulation implements SimEngine.Model {
     java.util.Arrays.fill(bitmapTime, -1);
     runningJob = new int[n];
     java.util.Arrays.fill(runningJob, -1);
+    runningTask = new int[n];
+    java.util.Arrays.fill(runningTask, -1);
+    runningClone = new boolean[n];
+    shortOnly = new boolean[n];
     runningEnd = new double[n];
     runningHandle = new long[n];
     candidates = new int[n];
@@ -216,6 +260,9 @@ public final class HybridSimulation implements SimEngine.Model {
     waits = new WaitMonitor(origin, cfg.waitWindow());
     double span = nJobs == 0 ? 1 : Math.max(1, submit[nJobs - 1] - origin);
     util = new UtilizationRecorder(n, origin, Math.max(1e-3, span / 1000), 2000);
+    for (HybridMechanism m : this.mechanisms) {
+      m.validate(this);
+    }
   }
 
   // ================================================================================================
@@ -311,13 +358,22 @@ public final class HybridSimulation implements SimEngine.Model {
     return engine.at(t, EV_MECHANISM, idx, arg);
   }
 
-  /** A running task taken off its worker: which job, and how many seconds of it remain. */
-  public record SuspendedTask(int job, double remaining) {}
+  /**
+   * A running task taken off its worker.
+   *
+   * @param job its job
+   * @param task its global task index ({@link #firstTask(int)} of the job plus its position in the trace)
+   * @param isClone whether it is a clone (Eirene's SATC) rather than the primary copy
+   * @param remaining seconds of it left to run
+   */
+  public record SuspendedTask(int job, int task, boolean isClone, double remaining) {}
 
   /**
    * Stops the task running on {@code worker} (its end event is cancelled) and returns it. The slot
    * stays taken: the caller either runs something on it ({@link #runSuspended}) or frees it
-   * ({@link #releaseSlot}). The task still counts as long work placed on the worker.
+   * ({@link #releaseSlot}). A suspended long task still counts as long work placed on the worker
+   * (for the central placer) and as long work queued there (for SSS, stealing and the counters),
+   * because it will resume there.
    */
   public SuspendedTask suspendRunning(int worker) {
     int job = runningJob[worker];
@@ -326,12 +382,16 @@ public final class HybridSimulation implements SimEngine.Model {
     }
     engine.cancel(runningHandle[worker]);
     double remaining = Math.max(0, runningEnd[worker] - engine.now());
+    SuspendedTask s = new SuspendedTask(job, runningTask[worker], runningClone[worker], remaining);
     runningJob[worker] = -1;
+    runningTask[worker] = -1;
+    runningClone[worker] = false;
     if (longJob[job]) {
       longStart[worker] = -1;
       executingLong[worker] = false;
+      queuedLong[worker]++;
     }
-    return new SuspendedTask(job, remaining);
+    return s;
   }
 
   /**
@@ -344,10 +404,13 @@ public final class HybridSimulation implements SimEngine.Model {
     }
     double end = engine.now() + delay + task.remaining();
     if (longJob[task.job()]) {
+      queuedLong[worker]--;
       executingLong[worker] = true;
       longStart[worker] = engine.now();
       longEstimate[worker] = estimate[task.job()];
     }
+    runningTask[worker] = task.task();
+    runningClone[worker] = task.isClone();
     startRunning(worker, task.job(), end);
   }
 
@@ -368,6 +431,221 @@ public final class HybridSimulation implements SimEngine.Model {
     freeSlot(worker);
   }
 
+  /**
+   * While set, the worker starts only short tasks: its local policy (FIFO, or Eagle's SRPT) chooses
+   * among the short probes and skips the long ones (Opportunistic Preemption's suspension period).
+   */
+  public void setShortOnly(int worker, boolean on) {
+    shortOnly[worker] = on;
+  }
+
+  public boolean isShortOnly(int worker) {
+    return shortOnly[worker];
+  }
+
+  /** Whether the worker's queue holds a probe of a short job that still has a task to hand out. */
+  public boolean hasWaitingShortWork(int worker) {
+    ProbeQueue q = queue[worker];
+    for (int i = 0, s = q.size(); i < s; i++) {
+      int j = q.job(i);
+      if (!longJob[j] && handedOut[j] < taskCount[j]) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Mean age ({@code now - submission}) of the queued short probes whose job still has a task to
+   * hand out, over all workers; NaN when there are none. Dice's fallback signal for a window in
+   * which no short task started.
+   */
+  public double meanQueuedShortAge() {
+    double now = engine.now();
+    double sum = 0;
+    long count = 0;
+    for (int w = 0; w < n; w++) {
+      ProbeQueue q = queue[w];
+      for (int i = 0, s = q.size(); i < s; i++) {
+        int j = q.job(i);
+        if (!longJob[j] && handedOut[j] < taskCount[j]) {
+          sum += now - submit[j];
+          count++;
+        }
+      }
+    }
+    return count == 0 ? Double.NaN : sum / count;
+  }
+
+  /**
+   * A wait monitor of the given window width, fed with every short task's wait like
+   * {@link #waitMonitor()} (which it is, when the widths agree). Call before the run starts.
+   */
+  public WaitMonitor waitMonitor(double width) {
+    if (width == waits.width()) {
+      return waits;
+    }
+    for (WaitMonitor m : extraWaits) {
+      if (m.width() == width) {
+        return m;
+      }
+    }
+    WaitMonitor m = new WaitMonitor(waits.origin(), width);
+    extraWaits = java.util.Arrays.copyOf(extraWaits, extraWaits.length + 1);
+    extraWaits[extraWaits.length - 1] = m;
+    return m;
+  }
+
+  /**
+   * A random generator for a mechanism's own decisions, derived from the run's seed and {@code salt}.
+   * Mechanisms draw from their own streams so that the model's draws (probe targets, stealing
+   * victims) stay those of the baseline for as long as the runs do not diverge.
+   */
+  public java.util.SplittableRandom mechanismRandom(long salt) {
+    return mechanismRandom(engine.seed(), salt);
+  }
+
+  /** The generator {@link #mechanismRandom(long)} gives in a run with seed {@code seed}. */
+  public static java.util.SplittableRandom mechanismRandom(long seed, long salt) {
+    return new java.util.SplittableRandom(seed * 0x9E3779B97F4A7C15L + salt);
+  }
+
+  /** Whether every task of the job has completed. */
+  public boolean jobFinished(int job) {
+    return tasksDone[job] == taskCount[job];
+  }
+
+  /** Whether every job has finished (mechanisms stop their timers then). */
+  public boolean allJobsFinished() {
+    return jobsFinished == nJobs;
+  }
+
+  /** Number of long jobs (by the run's cutoff). */
+  public int longJobCount() {
+    int c = 0;
+    for (boolean b : longJob) {
+      if (b) {
+        c++;
+      }
+    }
+    return c;
+  }
+
+  // ---- tasks ----
+
+  /** Tasks in the workload. */
+  public int totalTasks() {
+    return order.length;
+  }
+
+  public int taskCount(int job) {
+    return taskCount[job];
+  }
+
+  /** Global index of the job's first task; its tasks are {@code firstTask .. firstTask + taskCount - 1}. */
+  public int firstTask(int job) {
+    return taskOffset[job];
+  }
+
+  public int jobOfTask(int task) {
+    return taskJob[task];
+  }
+
+  /** The task's runtime from the trace (truncated as configured). */
+  public double taskDuration(int task) {
+    return durations[task];
+  }
+
+  /** Whether the task's primary copy has been handed to a worker. */
+  public boolean taskStarted(int task) {
+    return (taskState[task] & STARTED) != 0;
+  }
+
+  /** Whether a copy of the task has finished. */
+  public boolean taskDone(int task) {
+    return (taskState[task] & DONE) != 0;
+  }
+
+  /** Whether the task has been cloned. */
+  public boolean taskCloned(int task) {
+    return (taskState[task] & CLONED) != 0;
+  }
+
+  /** The {@code i}-th task of the job not handed out yet, {@code 0 <= i < unscheduledTasks(job)}. */
+  public int notStartedTask(int job, int i) {
+    if (i < 0 || i >= taskCount[job] - handedOut[job]) {
+      throw new IndexOutOfBoundsException("job " + job + " has " + (taskCount[job] - handedOut[job])
+          + " tasks not started; asked for #" + i);
+    }
+    return order[taskOffset[job] + handedOut[job] + i];
+  }
+
+  /** The global task running on the worker, or -1. */
+  public int runningTask(int worker) {
+    return runningTask[worker];
+  }
+
+  /** Whether the task running on the worker is a clone. */
+  public boolean runningClone(int worker) {
+    return runningClone[worker];
+  }
+
+  /**
+   * Lets workers ask for clones (Eirene's SATC): a request for a short job whose tasks have all
+   * been handed out may get a running task without a clone ({@link HybridMechanism#chooseClone}),
+   * and probes of such jobs stay queued (ranked after every probe with a task to hand out) until
+   * no task is left to clone. Call before the run starts.
+   */
+  public void enableCloning() {
+    if (!cloning) {
+      cloning = true;
+      candList = new int[order.length];
+      candPos = new int[order.length];
+      java.util.Arrays.fill(candPos, -1);
+      candCount = new int[nJobs];
+    }
+  }
+
+  /** Running primaries of the job that have no clone yet (0 without cloning). */
+  public int cloneCandidateCount(int job) {
+    return cloning ? candCount[job] : 0;
+  }
+
+  /** The {@code i}-th clone candidate of the job. */
+  public int cloneCandidate(int job, int i) {
+    if (i < 0 || i >= cloneCandidateCount(job)) {
+      throw new IndexOutOfBoundsException("job " + job + " has " + cloneCandidateCount(job) + " clone candidates");
+    }
+    return candList[taskOffset[job] + i];
+  }
+
+  public boolean isCloneCandidate(int task) {
+    return cloning && candPos[task] >= 0;
+  }
+
+  private void addCandidate(int t) {
+    int j = taskJob[t];
+    int p = taskOffset[j] + candCount[j]++;
+    candList[p] = t;
+    candPos[t] = p;
+  }
+
+  private void removeCandidate(int t) {
+    int p = candPos[t];
+    if (p < 0) {
+      return;
+    }
+    int j = taskJob[t];
+    int last = taskOffset[j] + --candCount[j];
+    int u = candList[last];
+    candList[p] = u;
+    candPos[u] = p;
+    candPos[t] = -1;
+    if (candCount[j] == 0 && remainingWork[j] == CLONE_PHASE) {
+      remainingWork[j] = -1;
+    }
+  }
+
   // ================================================================================================
   // run
   // ================================================================================================
@@ -383,7 +661,7 @@ public final class HybridSimulation implements SimEngine.Model {
     long t0 = System.nanoTime();
     engine.run(this);
     double wall = (System.nanoTime() - t0) / 1e9;
-    double end = engine.now();
+    double end = lastModelTime;
     util.finish(end);
     for (int j = 0; j < nJobs; j++) {
       if (tasksDone[j] != taskCount[j]) {
@@ -395,22 +673,30 @@ public final class HybridSimulation implements SimEngine.Model {
     SimResult r = new SimResult(name, workload.jobs(), submit.clone(), firstStart.clone(), finish.clone(),
         engine.eventsProcessed(), tasksStarted, end, wall, util.mean(end), util.mean(end), util.times(), util1,
         util1.clone());
+    MechanismStats.Builder mb = new MechanismStats.Builder();
+    for (HybridMechanism m : mechanisms) {
+      mb.name(m.name());
+      m.report(mb);
+    }
     HybridStats s = new HybridStats(name, cfg.shortPartitionPercent(), firstGeneral, shortProbes, longProbes,
         noopReplies, shortTasksInGeneral, shortTasksBehindLong, stealRounds, stealMessages, successfulSteals,
         stolenProbes, sssRejected, sssFallbackJobs, sssFallbackProbes, stickyReuses, srptBypasses,
-        waits.width(), waits.origin(), waits.means(), waits.counts());
+        waits.width(), waits.origin(), waits.means(), waits.counts(), mb.build());
     return new HybridRun(r, s);
   }
 
   @Override
   public void onEvent(int kind, int a, int b) {
+    if (kind != EV_MECHANISM) {
+      lastModelTime = engine.now();
+    }
     switch (kind) {
       case EV_ARRIVAL -> arrive(a);
       case EV_PROBES -> deliverBatch(a);
       case EV_NOOP -> freeSlot(a);
       case EV_TASK_END -> taskEnd(a, b);
       case EV_REMAINING -> updateRemaining(a);
-      case EV_MECHANISM -> mechanisms.get(a).onEvent(this, b);
+      case EV_MECHANISM -> mechanismArray[a].onEvent(this, b);
       default -> throw new IllegalStateException("unknown event kind " + kind);
     }
   }
@@ -583,6 +869,11 @@ public final class HybridSimulation implements SimEngine.Model {
         bitmapTime[w] = engine.now();
       }
     }
+    if (!longJob[j]) {
+      for (HybridMechanism m : mechanismArray) {
+        m.onShortProbeArrival(this, w, j);
+      }
+    }
     if (!busy[w]) {
       processNextProbe(w);
     }
@@ -616,10 +907,17 @@ public final class HybridSimulation implements SimEngine.Model {
     double now = engine.now();
     ProbeQueue q = queue[w];
     int pos = 0;
+    boolean only = shortOnly[w];
     if (cfg.srpt()) {
-      pos = selectSrpt(w);
+      pos = selectSrpt(w, only);
       if (pos < 0) {
-        engine.at(now, EV_NOOP, w, 0); // every queued probe belonged to an exhausted job
+        engine.at(now, EV_NOOP, w, 0); // every queued probe belonged to an exhausted job (or was long)
+        return;
+      }
+    } else if (only) {
+      pos = firstShort(q);
+      if (pos < 0) {
+        engine.at(now, EV_NOOP, w, 0);
         return;
       }
     }
@@ -656,12 +954,17 @@ public final class HybridSimulation implements SimEngine.Model {
    * the job with the least remaining estimated work wins (earliest on ties), provided its task
    * estimate fits in the slack ({@code cap × estimate − accumulated bypass delay}) of every short
    * probe in front of it. Returns -1 when the queue emptied.
+   *
+   * <p>With {@code shortOnlyMode} (a suspension by Opportunistic Preemption) long probes are
+   * skipped. Probes in {@link #CLONE_PHASE} (cloning enabled, every task of the job started) are
+   * chosen only when no other probe is, and do not constrain the others' jumps.
    */
-  private int selectSrpt(int w) {
+  private int selectSrpt(int w, boolean shortOnlyMode) {
     ProbeQueue q = queue[w];
     double cap = cfg.srptCap();
     double best = Double.POSITIVE_INFINITY;
     int chosen = -1;
+    int cloneFallback = -1;
     double slackInFront = Double.POSITIVE_INFINITY;
     int i = 0;
     while (i < q.size()) {
@@ -675,6 +978,19 @@ public final class HybridSimulation implements SimEngine.Model {
         continue;
       }
       boolean lng = longJob[j];
+      if (lng && shortOnlyMode) {
+        i++;
+        continue;
+      }
+      if (remaining == CLONE_PHASE) {
+        // a probe that can only fetch a clone: taken when no probe with a task to hand out can run,
+        // and it constrains nobody's jump (cloning uses otherwise idle slots)
+        if (cloneFallback < 0) {
+          cloneFallback = i;
+        }
+        i++;
+        continue;
+      }
       if (lng && i == 0) {
         return 0;
       }
@@ -693,37 +1009,110 @@ public final class HybridSimulation implements SimEngine.Model {
       }
       i++;
     }
-    return chosen;
+    return chosen >= 0 ? chosen : cloneFallback;
   }
 
-  /** Asks the job's scheduler for a task; false (and a no-op reply after the round trip) if none is left. */
+  private int firstShort(ProbeQueue q) {
+    for (int i = 0, s = q.size(); i < s; i++) {
+      if (!longJob[q.job(i)]) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * Asks the job's scheduler for a task; false (and a no-op reply after the round trip) if none is
+   * left. Which task: the first mechanism that picks one ({@link HybridMechanism#chooseTask}, e.g.
+   * CCDM's migrated task), else the next in the job's order (trace order, as the reference). With
+   * cloning enabled, a short job with every task handed out may answer with a clone
+   * ({@link HybridMechanism#chooseClone}). Mechanisms may change the task's runtime
+   * ({@link HybridMechanism#taskDuration}).
+   */
   private boolean getTask(int w, int j, boolean arrivedBehindLong) {
     double now = engine.now();
     double reply = now + 2 * cfg.networkDelay();
+    int t = -1;
+    boolean clone = false;
     if (handedOut[j] == taskCount[j]) {
-      engine.at(reply, EV_NOOP, w, 0);
-      noopReplies++;
-      return false;
-    }
-    double d = durations[taskOffset[j] + handedOut[j]++];
-    if (firstStart[j] < 0) {
-      firstStart[j] = reply;
-    }
-    if (!longJob[j]) {
-      waits.record(reply, reply - submit[j]);
-      if (w >= firstGeneral) {
-        shortTasksInGeneral++;
+      if (cloning && !longJob[j] && candCount[j] > 0) {
+        for (HybridMechanism m : mechanismArray) {
+          t = m.chooseClone(this, w, j);
+          if (t >= 0) {
+            break;
+          }
+        }
       }
-      if (arrivedBehindLong) {
-        shortTasksBehindLong++;
+      if (t < 0) {
+        engine.at(reply, EV_NOOP, w, 0);
+        noopReplies++;
+        return false;
       }
+      if (taskJob[t] != j || candPos[t] < 0) {
+        throw new IllegalStateException("a clone must be of a running, uncloned task of job " + j + "; got task " + t);
+      }
+      clone = true;
+      taskState[t] |= CLONED;
+      removeCandidate(t);
+    } else {
+      for (HybridMechanism m : mechanismArray) {
+        t = m.chooseTask(this, w, j);
+        if (t >= 0) {
+          break;
+        }
+      }
+      if (t < 0) {
+        t = order[taskOffset[j] + handedOut[j]];
+      } else if (taskJob[t] != j || (taskState[t] & STARTED) != 0) {
+        throw new IllegalStateException("a mechanism chose task " + t + ", which is not a waiting task of job " + j);
+      }
+      take(j, t);
+      if (firstStart[j] < 0) {
+        firstStart[j] = reply;
+      }
+      if (!longJob[j]) {
+        waits.record(reply, reply - submit[j]);
+        for (WaitMonitor m : extraWaits) {
+          m.record(reply, reply - submit[j]);
+        }
+        if (w >= firstGeneral) {
+          shortTasksInGeneral++;
+        }
+        if (arrivedBehindLong) {
+          shortTasksBehindLong++;
+        }
+        if (cloning) {
+          addCandidate(t);
+        }
+      }
+      tasksStarted++;
     }
-    tasksStarted++;
+    double d = durations[t];
+    for (HybridMechanism m : mechanismArray) {
+      d = m.taskDuration(this, w, j, t, clone, d);
+    }
+    runningTask[w] = t;
+    runningClone[w] = clone;
     startRunning(w, j, d + reply);
-    if (cfg.srpt()) {
+    if (cfg.srpt() && !clone) {
       engine.at(reply, EV_REMAINING, j, 0);
     }
     return true;
+  }
+
+  /** Hands task {@code t} of job {@code j} out: it moves to the end of the job's handed-out prefix. */
+  private void take(int j, int t) {
+    int q = taskOffset[j] + handedOut[j];
+    int p = posOf[t];
+    if (p != q) {
+      int u = order[q];
+      order[q] = t;
+      posOf[t] = q;
+      order[p] = u;
+      posOf[u] = p;
+    }
+    handedOut[j]++;
+    taskState[t] |= STARTED;
   }
 
   private void startRunning(int w, int j, double end) {
@@ -736,16 +1125,36 @@ public final class HybridSimulation implements SimEngine.Model {
   private void updateRemaining(int j) {
     remainingWork[j] -= estimate[j];
     if (handedOut[j] == taskCount[j]) {
-      remainingWork[j] = -1;
+      remainingWork[j] = cloning && !longJob[j] && candCount[j] > 0 ? CLONE_PHASE : -1;
     }
   }
 
+  /**
+   * A copy of a task ended. The first copy of a task to end completes it (a clone that wins, or the
+   * primary); a later copy (the loser, which is not killed) only frees its slot.
+   */
   private void taskEnd(int w, int j) {
     double now = engine.now();
+    int t = runningTask[w];
+    boolean clone = runningClone[w];
     runningJob[w] = -1;
-    tasksDone[j]++;
-    if (now > finish[j]) {
-      finish[j] = now;
+    runningTask[w] = -1;
+    runningClone[w] = false;
+    boolean first = (taskState[t] & DONE) == 0;
+    if (first) {
+      taskState[t] |= DONE;
+      if (cloning) {
+        removeCandidate(t);
+      }
+      if (++tasksDone[j] == taskCount[j]) {
+        jobsFinished++;
+      }
+      if (now > finish[j]) {
+        finish[j] = now;
+      }
+    }
+    for (HybridMechanism m : mechanismArray) {
+      m.onTaskEnd(this, w, j, t, clone, first);
     }
     if (longJob[j] && cfg.centralizedLong()) {
       longWork.remove(w, estimate[j]);

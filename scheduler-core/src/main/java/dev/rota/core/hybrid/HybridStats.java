@@ -29,6 +29,8 @@ import java.util.Map;
  * @param waitWindowOrigin start of window 0 (the first submission)
  * @param meanShortWait per window, the mean wait of the short tasks that started in it (NaN: none)
  * @param shortStarts per window, how many short tasks started in it
+ * @param mechanisms the counters of Dice's and Eirene's mechanisms ({@link MechanismStats#NONE}
+ *     for a baseline)
  */
 public record HybridStats(
     String scheduler,
@@ -51,7 +53,8 @@ public record HybridStats(
     double waitWindowSeconds,
     double waitWindowOrigin,
     double[] meanShortWait,
-    long[] shortStarts) {
+    long[] shortStarts,
+    MechanismStats mechanisms) {
 
   /** The scalar counters by name (for summaries). */
   public Map<String, Object> counters() {
@@ -72,7 +75,100 @@ public record HybridStats(
     m.put("sss_fallback_probes", sssFallbackProbes);
     m.put("sticky_reuses", stickyReuses);
     m.put("srpt_bypasses", srptBypasses);
+    m.putAll(mechanisms.allCounters());
     return m;
+  }
+
+  /** Whether mechanisms ran on top of the baseline. */
+  public boolean hasMechanisms() {
+    return !mechanisms.isEmpty();
+  }
+
+  /** ES nodes closed per control window (empty without Elastic Sizing). */
+  public int[] esNodesPerWindow() {
+    return mechanisms.esNodes();
+  }
+
+  public long opRequestsSent() {
+    return mechanisms.opRequestsSent();
+  }
+
+  public long opRequestsFulfilled() {
+    return mechanisms.opRequestsFulfilled();
+  }
+
+  public long suspensions() {
+    return mechanisms.suspensions();
+  }
+
+  public long ccdmHits() {
+    return mechanisms.ccdmHits();
+  }
+
+  public long satcWins() {
+    return mechanisms.satcWins();
+  }
+
+  /**
+   * The summary.json form: the counters, the per-window mean short wait and, with Dice, its
+   * per-window signal, ES nodes and OP requests (JSON null where a window had no short start).
+   */
+  public Map<String, Object> toJson() {
+    Map<String, Object> m = new LinkedHashMap<>(counters());
+    Map<String, Object> w = new LinkedHashMap<>();
+    w.put("width_seconds", waitWindowSeconds);
+    w.put("origin", waitWindowOrigin);
+    w.put("mean_short_wait", meanShortWait);
+    w.put("short_starts", toDoubles(shortStarts));
+    m.put("wait_windows", w);
+    if (Double.isFinite(mechanisms.controlWindowSeconds())) {
+      Map<String, Object> c = new LinkedHashMap<>();
+      c.put("width_seconds", mechanisms.controlWindowSeconds());
+      c.put("origin", mechanisms.controlWindowOrigin());
+      c.put("signal_mean_wait", mechanisms.controlSignal());
+      if (mechanisms.esNodes().length > 0) {
+        c.put("es_nodes", toDoubles(mechanisms.esNodes()));
+      }
+      if (mechanisms.opRequests().length > 0) {
+        c.put("op_requests", toDoubles(mechanisms.opRequests()));
+        c.put("op_fulfilled", toDoubles(mechanisms.opFulfilled()));
+      }
+      m.put("control_windows", c);
+    }
+    return m;
+  }
+
+  /** The "mechanism counters" lines {@code rota simulate} prints (empty for a baseline). */
+  public String mechanismSummary() {
+    if (!hasMechanisms()) {
+      return "";
+    }
+    StringBuilder sb = new StringBuilder("\nmechanism counters (" + String.join("+", mechanisms.names()) + "):\n");
+    for (Map.Entry<String, Object> e : mechanisms.allCounters().entrySet()) {
+      if (e.getKey().equals("mechanisms")) {
+        continue;
+      }
+      Object v = e.getValue();
+      String s = v instanceof Double d ? String.format(java.util.Locale.ROOT, "%.2f", d) : String.valueOf(v);
+      sb.append(String.format(java.util.Locale.ROOT, "  %-36s %s%n", e.getKey(), s));
+    }
+    return sb.toString();
+  }
+
+  private static double[] toDoubles(long[] a) {
+    double[] d = new double[a.length];
+    for (int i = 0; i < a.length; i++) {
+      d[i] = a[i];
+    }
+    return d;
+  }
+
+  private static double[] toDoubles(int[] a) {
+    double[] d = new double[a.length];
+    for (int i = 0; i < a.length; i++) {
+      d[i] = a[i];
+    }
+    return d;
   }
 
   /** Largest per-window mean short wait (0 when no short task ran). */

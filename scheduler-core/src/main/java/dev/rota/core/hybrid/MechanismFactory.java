@@ -15,6 +15,15 @@ public interface MechanismFactory {
   /** The {@code --set} keys this mechanism reads (documented by the mechanism). */
   Set<String> settingKeys();
 
+  /**
+   * The system the mechanism belongs to, e.g. "dice" for es, op and dice. Two mechanisms of one
+   * family cannot be combined in a name (the family's combined mechanism is what runs both
+   * together, sharing one controller).
+   */
+  default String family() {
+    return name();
+  }
+
   /** Whether the mechanism can be layered on {@code base}. */
   default boolean supports(HybridSystem base) {
     return true;

@@ -12,6 +12,7 @@ public final class Experiments {
 
   static {
     register(new BaselinesExperiment());
+    register(new HybridExperiment());
   }
 
   private Experiments() {}
