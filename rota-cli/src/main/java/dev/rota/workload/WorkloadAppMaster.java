@@ -41,6 +41,11 @@ import org.slf4j.LoggerFactory;
  * killed by the NM's container scheduler to make room) are asked for again, up to
  * {@value #MAX_TASK_ATTEMPTS} attempts per task. Resized containers ({@code onContainersUpdated})
  * are tracked with their new size. Logs one INFO line per launched and per completed container.
+ *
+ * <p>Eirene ({@link WorkloadSpec.Eirene}): with cloning, the AM asks for two containers per task and
+ * runs a clone of a running task in each surplus container ({@link CloneBook}: one clone per task, first
+ * finish wins, the other copy is stopped); with prefetch, every task container carries a prefetch hint
+ * for the NodeManagers' {@code rota_prefetch} auxiliary service ({@link TaskLaunch#prefetching}).
  */
 public final class WorkloadAppMaster {
   /** AM-RM heartbeat interval in milliseconds. */
@@ -57,13 +62,18 @@ public final class WorkloadAppMaster {
   private final Map<ContainerId, Running> running = new HashMap<>();
   private final Map<StagePlan.Task, Integer> attempts = new HashMap<>();
   private final CountDownLatch finished = new CountDownLatch(1);
+  private final CloneBook clones = new CloneBook();
   private String failure; // guarded by lock; non-null once the job failed
   private AMRMClientAsync<ContainerRequest> amrm;
   private NMClientAsync nm;
   private Resource maximum;
 
-  /** A task in a container, since {@code startMs} (allocation time). */
-  private record Running(StagePlan.Task task, Container container, long startMs) {}
+  /** A task (or its clone) in a container, since {@code startMs} (allocation time). */
+  private record Running(StagePlan.Task task, Container container, long startMs, boolean isClone, long millis) {
+    Running(StagePlan.Task task, Container container, long startMs) {
+      this(task, container, startMs, false, task.millis());
+    }
+  }
 
   public WorkloadAppMaster(WorkloadSpec spec) {
     this.spec = spec;
@@ -115,6 +125,9 @@ public final class WorkloadAppMaster {
       }
       FinalApplicationStatus status = reason == null ? FinalApplicationStatus.SUCCEEDED : FinalApplicationStatus.FAILED;
       String message = reason == null ? spec.taskCount() + " tasks in " + spec.stages().size() + " stages done" : reason;
+      if (spec.eirene().cloning()) {
+        message += "; " + clones.clonesLaunched() + " clones, " + clones.cloneWins() + " won";
+      }
       LOG.info("{}: unregistering with {}: {}", spec.jobId(), status, message);
       amrm.unregisterApplicationMaster(status, message, null);
       return true;
@@ -129,6 +142,10 @@ public final class WorkloadAppMaster {
     for (StagePlan.Task t : tasks) {
       pending.get(t.stage()).add(t);
       amrm.addContainerRequest(ContainerAsks.forTask(spec, spec.stages().get(t.stage()), maximum));
+      if (spec.eirene().cloning()) {
+        // batch sampling's probe ratio 2: the surplus container may run a clone
+        amrm.addContainerRequest(ContainerAsks.forTask(spec, spec.stages().get(t.stage()), maximum));
+      }
     }
   }
 
@@ -148,6 +165,22 @@ public final class WorkloadAppMaster {
         || exitStatus == ContainerExitStatus.KILLED_AFTER_APP_COMPLETION;
   }
 
+  /**
+   * A clone's runtime: the runtime of a random task of the same job (the dissertation's PRT = random),
+   * drawn from a generator seeded by the job and the task, so that each task's clone always gets the same.
+   */
+  public static long cloneMillis(WorkloadSpec spec, StagePlan.Task task) {
+    java.util.Random r = new java.util.Random(java.util.Objects.hash(spec.jobId(), task.stage(), task.index()));
+    int pick = r.nextInt(spec.taskCount());
+    for (WorkloadSpec.Stage s : spec.stages()) {
+      if (pick < s.taskCount()) {
+        return s.taskMillis().get(pick);
+      }
+      pick -= s.taskCount();
+    }
+    throw new IllegalStateException("no task " + pick);
+  }
+
   private static String seconds(long ms) {
     return String.format(Locale.ROOT, "%.2f s", ms / 1000.0);
   }
@@ -161,25 +194,47 @@ public final class WorkloadAppMaster {
           long stage = c.getAllocationRequestId();
           StagePlan.Task task = failure == null && stage >= 0 && stage < pending.size()
               ? pending.get((int) stage).poll() : null;
+          boolean clone = false;
+          if (task == null && failure == null && spec.eirene().cloning()) {
+            task = clones.cloneCandidate((int) stage).orElse(null);
+            clone = task != null;
+          }
           if (task == null) {
             amrm.releaseAssignedContainer(c.getId());
+            if (spec.eirene().cloning()) {
+              removeOneAsk(stage); // the surplus ask this container answered
+            }
             continue;
           }
-          Collection<ContainerRequest> asks = amrm.getMatchingRequests(stage);
-          Iterator<ContainerRequest> it = asks.iterator();
-          if (it.hasNext()) {
-            amrm.removeContainerRequest(it.next());
-          }
-          Running r = new Running(task, c, System.currentTimeMillis());
+          removeOneAsk(stage);
+          Running r = clone
+              ? new Running(task, c, System.currentTimeMillis(), true, cloneMillis(spec, task))
+              : new Running(task, c, System.currentTimeMillis());
           running.put(c.getId(), r);
+          if (spec.eirene().cloning()) {
+            clones.launched(c.getId(), task, clone);
+          }
           toLaunch.add(r);
         }
       }
       for (Running r : toLaunch) {
         Container c = r.container();
-        LOG.info("{}: launch {} on {}: {} sleep {} ({}, {})", spec.jobId(), c.getId(), c.getNodeId(),
-            r.task(), seconds(r.task().millis()), c.getExecutionType(), c.getResource());
-        nm.startContainerAsync(c, TaskLaunch.context(r.task()));
+        LOG.info("{}: launch {} on {}: {}{} sleep {} ({}, {})", spec.jobId(), c.getId(), c.getNodeId(),
+            r.isClone() ? "clone of " : "", r.task(), seconds(r.millis()), c.getExecutionType(), c.getResource());
+        nm.startContainerAsync(c, spec.eirene().prefetch()
+            ? TaskLaunch.prefetching(c.getId(), TaskLaunch.key(r.task(), r.isClone()), r.millis(),
+                spec.eirene().prefetchSpeedup())
+            : r.isClone() ? TaskLaunch.context(new StagePlan.Task(r.task().stage(), r.task().index(), r.millis()))
+            : TaskLaunch.context(r.task()));
+      }
+    }
+
+    /** Removes one outstanding ask of {@code stage} (an allocation answered it). Holds lock. */
+    private void removeOneAsk(long stage) {
+      Collection<ContainerRequest> asks = amrm.getMatchingRequests(stage);
+      Iterator<ContainerRequest> it = asks.iterator();
+      if (it.hasNext()) {
+        amrm.removeContainerRequest(it.next());
       }
     }
 
@@ -193,6 +248,9 @@ public final class WorkloadAppMaster {
           }
           int exit = s.getExitStatus();
           long took = System.currentTimeMillis() - r.startMs();
+          if (spec.eirene().cloning() && cloneCompleted(s, r, took)) {
+            continue;
+          }
           int left = plan.remainingTasks() - (exit == ContainerExitStatus.SUCCESS ? 1 : 0);
           LOG.info("{}: done {}: {} exit {} after {} ({} tasks left)", spec.jobId(), s.getContainerId(),
               r.task(), exit, seconds(took), left);
@@ -211,6 +269,40 @@ public final class WorkloadAppMaster {
       }
     }
 
+    /**
+     * Cloning's view of a completion: true when it is fully handled here (a won task, a lost or
+     * stopped copy, a failed copy whose twin still runs), false when the usual failure handling applies.
+     * Holds lock.
+     */
+    private boolean cloneCompleted(ContainerStatus s, Running r, long took) {
+      boolean success = s.getExitStatus() == ContainerExitStatus.SUCCESS;
+      CloneBook.Completion c = clones.completed(s.getContainerId(), success);
+      if (c == null || c.outcome() == CloneBook.Outcome.FAILED) {
+        return false;
+      }
+      String copy = r.isClone() ? "clone" : "primary";
+      switch (c.outcome()) {
+        case PRIMARY_WON, CLONE_WON -> {
+          LOG.info("{}: done {}: {} {} won, exit 0 after {} ({} tasks left)", spec.jobId(), s.getContainerId(), r.task(),
+              copy, seconds(took), plan.remainingTasks() - 1);
+          c.stopTwin().ifPresent(twin -> {
+            Running other = running.get(twin);
+            if (other != null) {
+              LOG.info("{}: stop {}: the other copy of {} lost", spec.jobId(), twin, r.task());
+              nm.stopContainerAsync(twin, other.container().getNodeId());
+            }
+          });
+          enqueue(plan.complete(r.task()));
+          if (plan.isDone()) {
+            finished.countDown();
+          }
+        }
+        default -> LOG.info("{}: done {}: {} {} ignored ({}), exit {} after {}", spec.jobId(), s.getContainerId(),
+            r.task(), copy, c.outcome(), s.getExitStatus(), seconds(took));
+      }
+      return true;
+    }
+
     @Override
     public void onContainersUpdated(List<UpdatedContainer> updated) {
       synchronized (lock) {
@@ -218,7 +310,7 @@ public final class WorkloadAppMaster {
           Container c = u.getContainer();
           Running r = running.get(c.getId());
           if (r != null) {
-            running.put(c.getId(), new Running(r.task(), c, r.startMs()));
+            running.put(c.getId(), new Running(r.task(), c, r.startMs(), r.isClone(), r.millis()));
           }
           LOG.info("{}: {} {} to {} {}", spec.jobId(), u.getUpdateType(), c.getId(), c.getResource(), c.getExecutionType());
         }

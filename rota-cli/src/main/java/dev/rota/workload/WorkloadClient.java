@@ -1,5 +1,6 @@
 package dev.rota.workload;
 
+import dev.rota.yarn.hybrid.JobClassifier;
 import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -21,7 +22,9 @@ import org.apache.hadoop.yarn.exceptions.YarnException;
  * Submits one {@link WorkloadSpec} as a YARN application whose AM is {@link WorkloadAppMaster}. The
  * spec travels in the AM's environment ({@value WorkloadSpec#ENV}); the application is named
  * {@code rota <jobId>}, has type {@value #APPLICATION_TYPE}, one attempt, and the spec's queue,
- * priority and reservation.
+ * priority and reservation. It declares its mean task runtime in seconds as the scheduling property
+ * {@value dev.rota.yarn.hybrid.JobClassifier#EXPECTED_TASK_SECONDS}, which Rota's hybrid scheduler
+ * compares with its cutoff to route the job (short: OPPORTUNISTIC containers; long: GUARANTEED).
  */
 public final class WorkloadClient {
   /** The YARN application type of every workload application. */
@@ -53,10 +56,22 @@ public final class WorkloadClient {
     if (spec.reservationId().isPresent()) {
       ctx.setReservationID(ReservationId.parseReservationId(spec.reservationId().get()));
     }
+    ctx.setApplicationSchedulingPropertiesMap(Map.of(JobClassifier.EXPECTED_TASK_SECONDS, expectedTaskSeconds(spec)));
     ctx.setMaxAppAttempts(1);
     ctx.setResource(Resource.newInstance(am.memoryMb(), am.vcores()));
     ctx.setAMContainerSpec(launchContext(encoded));
     return yarn.submitApplication(ctx);
+  }
+
+  /** The spec's mean task runtime in seconds, as declared to the scheduler, e.g. {@code "2.500"}. */
+  static String expectedTaskSeconds(WorkloadSpec spec) {
+    long total = 0;
+    for (WorkloadSpec.Stage s : spec.stages()) {
+      for (long ms : s.taskMillis()) {
+        total += ms;
+      }
+    }
+    return String.format(java.util.Locale.ROOT, "%.3f", total / 1000.0 / spec.taskCount());
   }
 
   private ContainerLaunchContext launchContext(String encodedSpec) {

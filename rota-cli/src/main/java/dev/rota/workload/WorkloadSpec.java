@@ -31,6 +31,8 @@ import java.util.regex.Pattern;
  * @param reservationId the YARN reservation (e.g. "reservation_1700000000000_0001") the application
  *     runs in, if any
  * @param stages the job's stages, indexed from 0; a stage may depend only on earlier stages
+ * @param eirene Eirene's application-side mechanisms for this job (off by default); encoded as an
+ *     optional field {@code eirene=clone,prefetch:<speedup>} only when on
  */
 public record WorkloadSpec(
     String jobId,
@@ -38,7 +40,43 @@ public record WorkloadSpec(
     int priority,
     ExecutionType executionType,
     Optional<String> reservationId,
-    List<Stage> stages) {
+    List<Stage> stages,
+    Eirene eirene) {
+
+  /**
+   * Eirene (dissertation chapter 4) as far as an application master can run it on YARN.
+   *
+   * @param cloning Scheduler-Aware Task Cloning: ask for twice as many containers as tasks (batch
+   *     sampling's probe ratio 2); a surplus container runs a clone of a running task that has none, the
+   *     first copy to finish wins and the other is stopped. A clone sleeps the runtime of a random task
+   *     of the job (the dissertation's PRT = random model).
+   * @param prefetch Coordinated Cold Data Migration, emulated: each task container carries a prefetch
+   *     hint for the NodeManager's {@code rota_prefetch} auxiliary service, and a task whose input was
+   *     migrated before it started runs {@code prefetchSpeedup} faster (needs the service on every
+   *     NodeManager)
+   * @param prefetchSpeedup TPS, the speed-up of a task reading migrated data, in [0, 1); default 0.15
+   */
+  public record Eirene(boolean cloning, boolean prefetch, double prefetchSpeedup) {
+    /** No cloning, no prefetch. */
+    public static final Eirene OFF = new Eirene(false, false, 0.15);
+
+    public Eirene {
+      if (!(prefetchSpeedup >= 0 && prefetchSpeedup < 1)) {
+        throw new IllegalArgumentException("prefetch speed-up must be in [0, 1), got " + prefetchSpeedup);
+      }
+    }
+
+    /** True when any mechanism is on. */
+    public boolean on() {
+      return cloning || prefetch;
+    }
+  }
+
+  /** A spec without Eirene mechanisms. */
+  public WorkloadSpec(String jobId, String queue, int priority, ExecutionType executionType,
+      Optional<String> reservationId, List<Stage> stages) {
+    this(jobId, queue, priority, executionType, reservationId, stages, Eirene.OFF);
+  }
 
   /** The environment variable that carries {@link #encode()} to the application master. */
   public static final String ENV = "ROTA_WORKLOAD_SPEC";
@@ -57,6 +95,7 @@ public record WorkloadSpec(
     checkName("queue", queue);
     Objects.requireNonNull(executionType, "executionType");
     Objects.requireNonNull(reservationId, "reservationId");
+    Objects.requireNonNull(eirene, "eirene");
     reservationId.ifPresent(r -> checkName("reservation id", r));
     stages = List.copyOf(stages);
     if (stages.isEmpty()) {
@@ -134,12 +173,17 @@ public record WorkloadSpec(
 
   /** This spec with another execution type. */
   public WorkloadSpec withExecutionType(ExecutionType type) {
-    return new WorkloadSpec(jobId, queue, priority, type, reservationId, stages);
+    return new WorkloadSpec(jobId, queue, priority, type, reservationId, stages, eirene);
   }
 
   /** This spec running in {@code reservation}. */
   public WorkloadSpec withReservation(String reservation) {
-    return new WorkloadSpec(jobId, queue, priority, executionType, Optional.of(reservation), stages);
+    return new WorkloadSpec(jobId, queue, priority, executionType, Optional.of(reservation), stages, eirene);
+  }
+
+  /** This spec with Eirene's mechanisms {@code e}. */
+  public WorkloadSpec withEirene(Eirene e) {
+    return new WorkloadSpec(jobId, queue, priority, executionType, reservationId, stages, e);
   }
 
   /** The one-line text form described in the class comment. */
@@ -150,6 +194,16 @@ public record WorkloadSpec(
     sb.append(";priority=").append(priority);
     sb.append(";execution=").append(executionType.name());
     sb.append(";reservation=").append(reservationId.orElse("-"));
+    if (eirene.on()) {
+      List<String> parts = new ArrayList<>();
+      if (eirene.cloning()) {
+        parts.add("clone");
+      }
+      if (eirene.prefetch()) {
+        parts.add("prefetch:" + eirene.prefetchSpeedup());
+      }
+      sb.append(";eirene=").append(String.join(",", parts));
+    }
     for (Stage s : stages) {
       sb.append(";stage=").append(s.index()).append('/').append(s.memoryMb()).append('/').append(s.vcores()).append('/');
       if (s.dependsOn().isEmpty()) {
@@ -200,10 +254,32 @@ public record WorkloadSpec(
           Integer.parseInt(required(kv, "priority")),
           ExecutionType.valueOf(required(kv, "execution")),
           reservation.equals("-") ? Optional.empty() : Optional.of(reservation),
-          stages);
+          stages,
+          kv.containsKey("eirene") ? decodeEirene(kv.get("eirene")) : Eirene.OFF);
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("workload spec: priority is not an integer: " + kv.get("priority"), e);
     }
+  }
+
+  private static Eirene decodeEirene(String value) {
+    boolean clone = false;
+    boolean prefetch = false;
+    double speedup = Eirene.OFF.prefetchSpeedup();
+    for (String part : value.split(",")) {
+      if (part.equals("clone")) {
+        clone = true;
+      } else if (part.startsWith("prefetch:")) {
+        prefetch = true;
+        try {
+          speedup = Double.parseDouble(part.substring("prefetch:".length()));
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException("workload spec eirene prefetch speed-up is not a number: '" + part + "'", e);
+        }
+      } else {
+        throw new IllegalArgumentException("workload spec eirene field has an unknown part '" + abbreviate(part) + "'");
+      }
+    }
+    return new Eirene(clone, prefetch, speedup);
   }
 
   private static Stage decodeStage(String value) {

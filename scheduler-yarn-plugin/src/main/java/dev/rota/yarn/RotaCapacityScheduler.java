@@ -10,6 +10,10 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.Capacity
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.rota.yarn.hybrid.HybridKeys;
+import dev.rota.yarn.hybrid.HybridRuntime;
+import dev.rota.yarn.hybrid.HybridSettings;
+
 /**
  * The Rota ResourceManager scheduler: a {@link CapacityScheduler} that is the home of Rota's policies.
  *
@@ -30,6 +34,7 @@ public class RotaCapacityScheduler extends CapacityScheduler {
     private static final Logger LOG = LoggerFactory.getLogger(RotaCapacityScheduler.class);
 
     private volatile RotaRuntime rota;
+    private volatile HybridRuntime hybrid;
 
     /** Used by the ResourceManager through reflection. */
     public RotaCapacityScheduler() {
@@ -48,7 +53,11 @@ public class RotaCapacityScheduler extends CapacityScheduler {
         RotaRuntime runtime = new RotaRuntime(getClass().getSimpleName(), RotaSchedulerMetrics.register(),
                 new RuleEngineLoader());
         try {
-            runtime.commit(runtime.plan(getConfiguration()));
+            RotaRuntime.Plan plan = runtime.plan(getConfiguration());
+            runtime.commit(plan);
+            if (plan.settings().hybrid().enabled()) {
+                hybrid = HybridRuntime.start(getRMContext(), plan.settings().hybrid(), conf);
+            }
         } catch (RuntimeException e) {
             runtime.close();
             LOG.error("RotaCapacityScheduler {} cannot start: {}", version(), e.getMessage());
@@ -78,8 +87,20 @@ public class RotaCapacityScheduler extends CapacityScheduler {
             LOG.warn("Rota rejected the refreshed configuration; queues and Rota keep the previous one: {}", e.getMessage());
             throw new IOException(e.getMessage(), e);
         }
+        HybridSettings hybridSettings = plan.settings().hybrid();
+        HybridRuntime hybridRuntime = hybrid;
+        if (hybridSettings.enabled() != (hybridRuntime != null)) {
+            String message = "Rota rejected the refreshed configuration: " + HybridKeys.KEY_ENABLED + "=" + hybridSettings.enabled()
+                    + " cannot change on refreshQueues (hybrid scheduling is " + (hybridRuntime != null ? "on" : "off")
+                    + "); restart the ResourceManager to change it";
+            LOG.warn(message);
+            throw new IOException(message);
+        }
         super.reinitialize(newConf, rmContext, false);
         runtime.commit(plan);
+        if (hybridRuntime != null) {
+            hybridRuntime.reconfigure(hybridSettings);
+        }
     }
 
     @Override
@@ -92,6 +113,11 @@ public class RotaCapacityScheduler extends CapacityScheduler {
             if (runtime != null) {
                 runtime.close();
             }
+            HybridRuntime hybridRuntime = hybrid;
+            hybrid = null;
+            if (hybridRuntime != null) {
+                hybridRuntime.close();
+            }
         }
     }
 
@@ -99,6 +125,14 @@ public class RotaCapacityScheduler extends CapacityScheduler {
     public RotaStatus getRotaStatus() {
         RotaRuntime runtime = rota;
         return runtime == null ? new RotaStatus(RotaSettings.DEFAULTS, List.of(), List.of(), Optional.empty()) : runtime.status();
+    }
+
+    /**
+     * The hybrid scheduler's state ({@code yarn.scheduler.rota.hybrid.enabled=true}), or null when hybrid
+     * scheduling is off, before start and after stop.
+     */
+    public HybridRuntime getHybridRuntime() {
+        return hybrid;
     }
 
     /** The live metrics source, or null before start / after stop. */

@@ -9,8 +9,11 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.apache.hadoop.conf.Configuration;
+
+import dev.rota.yarn.hybrid.HybridKeys;
 
 /**
  * Every {@code yarn.scheduler.rota.*} key, declared once with its default, and the strict reader that
@@ -55,8 +58,9 @@ public final class RotaConfiguration {
             "When true, a self-check problem (e.g. child capacities not summing to 100) fails ResourceManager start, "
                     + "or rejects the refreshQueues, instead of being logged as a warning.");
 
-    /** All declared keys, in documentation order. */
-    public static final List<RotaKey<?>> KEYS = List.of(SELF_CHECK_ENABLED, RULES_DIR, SELF_CHECK_FAIL_ON_FINDING);
+    /** All declared keys, in documentation order: the rule-engine keys, then {@link HybridKeys#KEYS}. */
+    public static final List<RotaKey<?>> KEYS = Stream.concat(
+            Stream.of(SELF_CHECK_ENABLED, RULES_DIR, SELF_CHECK_FAIL_ON_FINDING), HybridKeys.KEYS.stream()).toList();
 
     private static final Map<String, RotaKey<?>> BY_NAME = KEYS.stream()
             .collect(Collectors.toUnmodifiableMap(RotaKey::name, Function.identity()));
@@ -87,7 +91,8 @@ public final class RotaConfiguration {
         return new RotaSettings(
                 SELF_CHECK_ENABLED.parse(rota.get(KEY_SELF_CHECK_ENABLED)),
                 RULES_DIR.parse(rota.get(KEY_RULES_DIR)),
-                SELF_CHECK_FAIL_ON_FINDING.parse(rota.get(KEY_SELF_CHECK_FAIL_ON_FINDING)));
+                SELF_CHECK_FAIL_ON_FINDING.parse(rota.get(KEY_SELF_CHECK_FAIL_ON_FINDING)),
+                HybridKeys.parse(rota));
     }
 
     private static void rejectUnknownKeys(Map<String, String> rota) {
@@ -99,10 +104,21 @@ public final class RotaConfiguration {
             String hint = closestKey(k).map(c -> " (did you mean " + c + "?)").orElse("");
             return "'" + k + "' = '" + rota.get(k) + "'" + hint;
         }).collect(Collectors.joining(", "));
-        String known = KEYS.stream().map(RotaKey::name).collect(Collectors.joining(", "));
         String first = unknown.get(0);
+        String group = group(first);
+        List<String> known = KEYS.stream().map(RotaKey::name).filter(k -> k.startsWith(group)).toList();
         throw new InvalidRotaConfigurationException(first, rota.get(first), "Unknown Rota configuration key"
-                + (unknown.size() > 1 ? "s " : " ") + each + ". Known " + PREFIX + "* keys: " + known);
+                + (unknown.size() > 1 ? "s " : " ") + each + ". Known " + group + "* keys: " + String.join(", ", known));
+    }
+
+    /**
+     * The key group an unknown key is listed against: {@code yarn.scheduler.rota.<first segment>.} when
+     * some declared key is in it (e.g. {@code yarn.scheduler.rota.hybrid.}), else the whole prefix.
+     */
+    private static String group(String key) {
+        int dot = key.indexOf('.', PREFIX.length());
+        String group = dot < 0 ? PREFIX : key.substring(0, dot + 1);
+        return BY_NAME.keySet().stream().anyMatch(k -> k.startsWith(group)) ? group : PREFIX;
     }
 
     private static Optional<String> closestKey(String unknown) {

@@ -32,8 +32,16 @@ public final class RotaKey<T> {
     }
 
     /** A boolean key: only {@code true} or {@code false} (any case) are accepted. */
-    static RotaKey<Boolean> bool(String name, boolean defaultValue, String meaning) {
+    public static RotaKey<Boolean> bool(String name, boolean defaultValue, String meaning) {
         return new RotaKey<>(name, Boolean.toString(defaultValue), meaning, RotaKey::parseBoolean);
+    }
+
+    /**
+     * A key of any type. {@code parser} gets the trimmed value (the default when not configured) and
+     * throws {@link IllegalArgumentException} saying what was expected.
+     */
+    public static <T> RotaKey<T> of(String name, String defaultValue, String meaning, Parser<T> parser) {
+        return new RotaKey<>(name, defaultValue, meaning, parser);
     }
 
     /** The full key, e.g. {@code yarn.scheduler.rota.rules.dir}. */

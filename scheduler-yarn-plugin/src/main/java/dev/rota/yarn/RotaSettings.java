@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
 
+import dev.rota.yarn.hybrid.HybridSettings;
+
 /**
  * The validated {@code yarn.scheduler.rota.*} settings of one ResourceManager configuration. Immutable.
  *
@@ -13,14 +15,21 @@ import java.util.Optional;
  *                         files replace the rules bundled in the jar; empty = bundled rules (default)
  * @param failOnFinding    {@value RotaConfiguration#KEY_SELF_CHECK_FAIL_ON_FINDING}: a self-check problem
  *                         fails RM start / the refresh instead of being logged (default false)
+ * @param hybrid           the {@code yarn.scheduler.rota.hybrid.*} settings (hybrid scheduling, Dice)
  */
-public record RotaSettings(boolean selfCheckEnabled, Optional<Path> rulesDir, boolean failOnFinding) {
+public record RotaSettings(boolean selfCheckEnabled, Optional<Path> rulesDir, boolean failOnFinding, HybridSettings hybrid) {
 
     /** Every key at its default. */
     public static final RotaSettings DEFAULTS = new RotaSettings(true, Optional.empty(), false);
 
     public RotaSettings {
         Objects.requireNonNull(rulesDir, "rulesDir");
+        Objects.requireNonNull(hybrid, "hybrid");
+    }
+
+    /** The rule-engine settings with every hybrid key at its default. */
+    public RotaSettings(boolean selfCheckEnabled, Optional<Path> rulesDir, boolean failOnFinding) {
+        this(selfCheckEnabled, rulesDir, failOnFinding, HybridSettings.DEFAULTS);
     }
 
     /** Where the rules come from, for log lines: the directory, or {@code (bundled in the jar)}. */
@@ -32,6 +41,7 @@ public record RotaSettings(boolean selfCheckEnabled, Optional<Path> rulesDir, bo
     public String describe() {
         return RotaConfiguration.KEY_SELF_CHECK_ENABLED + "=" + selfCheckEnabled + ", "
                 + RotaConfiguration.KEY_RULES_DIR + "=" + rulesDir.map(Path::toString).orElse("(empty: bundled rules)") + ", "
-                + RotaConfiguration.KEY_SELF_CHECK_FAIL_ON_FINDING + "=" + failOnFinding;
+                + RotaConfiguration.KEY_SELF_CHECK_FAIL_ON_FINDING + "=" + failOnFinding + ", "
+                + hybrid.describe();
     }
 }

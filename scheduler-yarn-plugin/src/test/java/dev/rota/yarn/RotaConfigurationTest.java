@@ -78,13 +78,12 @@ class RotaConfigurationTest {
                         "Invalid value '/nonexistent/rota-rules' for yarn.scheduler.rota.rules.dir: directory does not exist or is not a directory"),
                 new Invalid("a typo in a key gets a suggestion", "yarn.scheduler.rota.rules.self-check.enabeld", "true",
                         "Unknown Rota configuration key 'yarn.scheduler.rota.rules.self-check.enabeld' = 'true'"
-                                + " (did you mean yarn.scheduler.rota.rules.self-check.enabled?). Known yarn.scheduler.rota.* keys: "
+                                + " (did you mean yarn.scheduler.rota.rules.self-check.enabled?). Known yarn.scheduler.rota.rules.* keys: "
                                 + "yarn.scheduler.rota.rules.self-check.enabled, yarn.scheduler.rota.rules.dir, "
                                 + "yarn.scheduler.rota.rules.self-check.fail-on-finding"),
-                new Invalid("an unrelated unknown key gets no suggestion", "yarn.scheduler.rota.hybrid.enabled", "true",
-                        "Unknown Rota configuration key 'yarn.scheduler.rota.hybrid.enabled' = 'true'. Known yarn.scheduler.rota.* keys: "
-                                + "yarn.scheduler.rota.rules.self-check.enabled, yarn.scheduler.rota.rules.dir, "
-                                + "yarn.scheduler.rota.rules.self-check.fail-on-finding"));
+                new Invalid("an unrelated unknown key gets no suggestion and the full key list", "yarn.scheduler.rota.rayon.enabled", "true",
+                        "Unknown Rota configuration key 'yarn.scheduler.rota.rayon.enabled' = 'true'. Known yarn.scheduler.rota.* keys: "
+                                + RotaConfiguration.KEYS.stream().map(RotaKey::name).collect(java.util.stream.Collectors.joining(", "))));
     }
 
     @ParameterizedTest(name = "{0}")

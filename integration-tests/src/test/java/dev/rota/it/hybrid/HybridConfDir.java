@@ -1,0 +1,93 @@
+package dev.rota.it.hybrid;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The operator files of {@code conf/hybrid/} (yarn-site.xml, capacity-scheduler.xml) installed the way a
+ * real ResourceManager sees them: first on the classpath (a real RM has {@code $HADOOP_CONF_DIR} first),
+ * because CapacityScheduler and {@code refreshQueues} read {@code capacity-scheduler.xml} through the
+ * classpath. A test may change values of properties the shipped files already set (e.g. a short Dice
+ * window), so it runs exactly the shipped wiring. {@link #close()} restores what was on the classpath.
+ */
+final class HybridConfDir implements AutoCloseable {
+
+    static final String YARN_SITE = "yarn-site.xml";
+    static final String CAPACITY_SCHEDULER = "capacity-scheduler.xml";
+
+    private final Path classpathDir;
+    private final Map<Path, Optional<byte[]>> previous = new LinkedHashMap<>();
+
+    private HybridConfDir(Path classpathDir) {
+        this.classpathDir = classpathDir;
+    }
+
+    /** {@code <rota.root.dir>/conf/hybrid}. */
+    static Path shipped() {
+        return Path.of(System.getProperty("rota.root.dir", "..")).resolve("conf/hybrid").toAbsolutePath().normalize();
+    }
+
+    /** Installs conf/hybrid/yarn-site.xml and capacity-scheduler.xml first on this test's classpath. */
+    static HybridConfDir install() throws IOException {
+        Path dir;
+        try {
+            dir = Path.of(HybridConfDir.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (URISyntaxException e) {
+            throw new IOException(e);
+        }
+        HybridConfDir installed = new HybridConfDir(dir);
+        for (String name : List.of(YARN_SITE, CAPACITY_SCHEDULER)) {
+            Path target = dir.resolve(name);
+            installed.previous.put(target, Files.exists(target) ? Optional.of(Files.readAllBytes(target)) : Optional.empty());
+            Files.copy(shipped().resolve(name), target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            URL seen = Thread.currentThread().getContextClassLoader().getResource(name);
+            try {
+                if (seen == null || !Files.isSameFile(Path.of(seen.toURI()), target)) {
+                    installed.close();
+                    throw new IllegalStateException(name + " on the classpath resolves to " + seen + ", not to " + target);
+                }
+            } catch (URISyntaxException e) {
+                throw new IOException(e);
+            }
+        }
+        return installed;
+    }
+
+    /** Sets existing properties of the installed {@code file} to new values. */
+    HybridConfDir set(String file, Map<String, String> values) throws IOException {
+        Path p = classpathDir.resolve(file);
+        String xml = Files.readString(p, StandardCharsets.UTF_8);
+        for (Map.Entry<String, String> e : values.entrySet()) {
+            Pattern property = Pattern.compile("(<name>" + Pattern.quote(e.getKey()) + "</name>\\s*<value>)[^<]*(</value>)");
+            Matcher m = property.matcher(xml);
+            if (!m.find()) {
+                throw new IllegalArgumentException(e.getKey() + " is not set in conf/hybrid/" + file);
+            }
+            xml = m.replaceFirst(Matcher.quoteReplacement(m.group(1) + e.getValue() + m.group(2)));
+        }
+        Files.writeString(p, xml, StandardCharsets.UTF_8);
+        return this;
+    }
+
+    @Override
+    public void close() throws IOException {
+        for (Map.Entry<Path, Optional<byte[]>> e : previous.entrySet()) {
+            if (e.getValue().isPresent()) {
+                Files.write(e.getKey(), e.getValue().get());
+            } else {
+                Files.deleteIfExists(e.getKey());
+            }
+        }
+        previous.clear();
+    }
+}
