@@ -2,7 +2,6 @@ package dev.rota.yarn;
 
 import org.apache.hadoop.metrics2.MetricsCollector;
 import org.apache.hadoop.metrics2.MetricsSource;
-import org.apache.hadoop.metrics2.MetricsSystem;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.apache.hadoop.metrics2.lib.Interns;
 import org.apache.hadoop.metrics2.lib.MetricsRegistry;
@@ -33,7 +32,7 @@ public final class RotaSchedulerMetrics implements MetricsSource {
     public static final String SOURCE_NAME = "RotaSchedulerMetrics";
     static final String DESCRIPTION = "Rota scheduler: Drools rule engine and self-check inside the ResourceManager";
 
-    private static RotaSchedulerMetrics current; // guarded by RotaSchedulerMetrics.class
+    private static final ReplacingSource<RotaSchedulerMetrics> SOURCE = new ReplacingSource<>(SOURCE_NAME, DESCRIPTION);
 
     private final MetricsRegistry registry = new MetricsRegistry(Interns.info(SOURCE_NAME, DESCRIPTION)).setContext("yarn");
     private final MutableCounterLong rulesFired = registry.newCounter("RulesFired",
@@ -59,28 +58,18 @@ public final class RotaSchedulerMetrics implements MetricsSource {
      * Creates a fresh source and registers it with {@link DefaultMetricsSystem}, first unregistering any
      * source of this name (a previous scheduler instance in this JVM).
      */
-    public static synchronized RotaSchedulerMetrics register() {
-        MetricsSystem ms = DefaultMetricsSystem.instance();
-        ms.unregisterSource(SOURCE_NAME);
-        RotaSchedulerMetrics metrics = new RotaSchedulerMetrics();
-        ms.register(SOURCE_NAME, DESCRIPTION, metrics);
-        current = metrics;
-        return metrics;
+    public static RotaSchedulerMetrics register() {
+        return SOURCE.register(new RotaSchedulerMetrics());
     }
 
     /** The registered source, or null when none is registered. */
-    public static synchronized RotaSchedulerMetrics current() {
-        return current;
+    public static RotaSchedulerMetrics current() {
+        return SOURCE.current();
     }
 
     /** Unregisters this source if it is still the registered one; idempotent. */
     public void unregister() {
-        synchronized (RotaSchedulerMetrics.class) {
-            if (current == this) {
-                DefaultMetricsSystem.instance().unregisterSource(SOURCE_NAME);
-                current = null;
-            }
-        }
+        SOURCE.unregister(this);
     }
 
     @Override

@@ -1,15 +1,14 @@
 package dev.rota.it.hybrid;
 
+import dev.rota.it.RestoringCopies;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -26,7 +25,7 @@ final class HybridConfDir implements AutoCloseable {
     static final String CAPACITY_SCHEDULER = "capacity-scheduler.xml";
 
     private final Path classpathDir;
-    private final Map<Path, Optional<byte[]>> previous = new LinkedHashMap<>();
+    private final RestoringCopies copies = new RestoringCopies();
 
     private HybridConfDir(Path classpathDir) {
         this.classpathDir = classpathDir;
@@ -48,8 +47,7 @@ final class HybridConfDir implements AutoCloseable {
         HybridConfDir installed = new HybridConfDir(dir);
         for (String name : List.of(YARN_SITE, CAPACITY_SCHEDULER)) {
             Path target = dir.resolve(name);
-            installed.previous.put(target, Files.exists(target) ? Optional.of(Files.readAllBytes(target)) : Optional.empty());
-            Files.copy(shipped().resolve(name), target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            installed.copies.copy(shipped().resolve(name), target);
             URL seen = Thread.currentThread().getContextClassLoader().getResource(name);
             try {
                 if (seen == null || !Files.isSameFile(Path.of(seen.toURI()), target)) {
@@ -81,13 +79,6 @@ final class HybridConfDir implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        for (Map.Entry<Path, Optional<byte[]>> e : previous.entrySet()) {
-            if (e.getValue().isPresent()) {
-                Files.write(e.getKey(), e.getValue().get());
-            } else {
-                Files.deleteIfExists(e.getKey());
-            }
-        }
-        previous.clear();
+        copies.close();
     }
 }

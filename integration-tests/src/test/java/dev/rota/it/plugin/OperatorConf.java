@@ -1,15 +1,13 @@
 package dev.rota.it.plugin;
 
+import dev.rota.it.RestoringCopies;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 
@@ -30,7 +28,7 @@ final class OperatorConf implements AutoCloseable {
 
     private final Path confDir;
     private final Path classpathDir;
-    private final Map<Path, Optional<byte[]>> previous = new LinkedHashMap<>();
+    private final RestoringCopies copies = new RestoringCopies();
 
     private OperatorConf(Path confDir, Path classpathDir) {
         this.confDir = confDir;
@@ -101,20 +99,11 @@ final class OperatorConf implements AutoCloseable {
     }
 
     private void copy(String name) throws IOException {
-        Path target = classpathDir.resolve(name);
-        previous.put(target, Files.exists(target) ? Optional.of(Files.readAllBytes(target)) : Optional.empty());
-        Files.copy(confDir.resolve(name), target, StandardCopyOption.REPLACE_EXISTING);
+        copies.copy(confDir.resolve(name), classpathDir.resolve(name));
     }
 
     @Override
     public void close() throws IOException {
-        for (Map.Entry<Path, Optional<byte[]>> e : previous.entrySet()) {
-            if (e.getValue().isPresent()) {
-                Files.write(e.getKey(), e.getValue().get());
-            } else {
-                Files.deleteIfExists(e.getKey());
-            }
-        }
-        previous.clear();
+        copies.close();
     }
 }

@@ -2,8 +2,7 @@ package dev.rota.yarn.hybrid;
 
 import org.apache.hadoop.metrics2.MetricsCollector;
 import org.apache.hadoop.metrics2.MetricsSource;
-import org.apache.hadoop.metrics2.MetricsSystem;
-import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
+import dev.rota.yarn.ReplacingSource;
 import org.apache.hadoop.metrics2.lib.Interns;
 import org.apache.hadoop.metrics2.lib.MetricsRegistry;
 import org.apache.hadoop.metrics2.lib.MutableCounterLong;
@@ -30,7 +29,7 @@ public final class HybridMetrics implements MetricsSource {
     public static final String SOURCE_NAME = "RotaHybridMetrics";
     static final String DESCRIPTION = "Rota hybrid scheduling: job routing and Dice inside the ResourceManager";
 
-    private static HybridMetrics current; // guarded by HybridMetrics.class
+    private static final ReplacingSource<HybridMetrics> SOURCE = new ReplacingSource<>(SOURCE_NAME, DESCRIPTION);
 
     private final MetricsRegistry registry = new MetricsRegistry(Interns.info(SOURCE_NAME, DESCRIPTION)).setContext("yarn");
     private final MutableGaugeInt shortPartitionNodes = registry.newGauge("ShortPartitionNodes",
@@ -70,28 +69,18 @@ public final class HybridMetrics implements MetricsSource {
     }
 
     /** A fresh registered source, replacing any earlier one of this JVM. */
-    public static synchronized HybridMetrics register() {
-        MetricsSystem ms = DefaultMetricsSystem.instance();
-        ms.unregisterSource(SOURCE_NAME);
-        HybridMetrics m = new HybridMetrics();
-        ms.register(SOURCE_NAME, DESCRIPTION, m);
-        current = m;
-        return m;
+    public static HybridMetrics register() {
+        return SOURCE.register(new HybridMetrics());
     }
 
     /** The registered source, or null. */
-    public static synchronized HybridMetrics current() {
-        return current;
+    public static HybridMetrics current() {
+        return SOURCE.current();
     }
 
     /** Unregisters this source if it is still the registered one; idempotent. */
     public void unregister() {
-        synchronized (HybridMetrics.class) {
-            if (current == this) {
-                DefaultMetricsSystem.instance().unregisterSource(SOURCE_NAME);
-                current = null;
-            }
-        }
+        SOURCE.unregister(this);
     }
 
     @Override

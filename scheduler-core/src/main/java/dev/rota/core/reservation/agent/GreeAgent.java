@@ -7,7 +7,6 @@ import dev.rota.core.reservation.rdl.CompiledAtom;
 import dev.rota.core.reservation.rdl.CompiledNode;
 import dev.rota.core.reservation.rdl.CompiledOp;
 import dev.rota.core.reservation.rdl.CompiledRdl;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -81,29 +80,10 @@ public final class GreeAgent implements ReservationAgent {
         }
         return Optional.empty();
       }
-      case ALL: {
-        for (int i = kids.size() - 1; i >= 0; i--) {
-          Optional<Rejection> r = place(kids.get(i), lo, hi, scratch);
-          if (r.isPresent()) {
-            return r;
-          }
-        }
-        return Optional.empty();
-      }
-      default: {
-        List<Rejection> causes = new ArrayList<>();
-        for (CompiledNode k : kids) {
-          int mark = scratch.mark();
-          Optional<Rejection> r = place(k, lo, hi, scratch);
-          if (r.isEmpty()) {
-            return r;
-          }
-          scratch.rollback(mark);
-          causes.add(r.get());
-        }
-        return Optional.of(Rejection.withCauses(Rejection.Code.NO_CAPACITY, NAME, op.path(),
-            "none of the " + kids.size() + " alternatives fits", causes));
-      }
+      case ALL:
+        return Agents.placeAll(kids, lo, hi, scratch, this::place);
+      default:
+        return Agents.placeAny(NAME, op, lo, hi, scratch, this::place);
     }
   }
 

@@ -14,39 +14,35 @@ public final class Skylines {
    * in the range.
    */
   public static StepFunction combine(Skyline a, Skyline b, long start, long end, BinaryOperator<Resource> op) {
-    List<Segment> pieces = new ArrayList<>();
     if (start >= end) {
       return StepFunction.ZERO;
     }
-    List<Segment> sa = a.segments(start, end);
-    List<Segment> sb = b.segments(start, end);
-    int i = 0;
-    int j = 0;
-    long cur = start;
-    while (cur < end) {
-      Segment x = sa.get(i);
-      Segment y = sb.get(j);
-      long next = Math.min(x.end(), y.end());
-      Resource v = op.apply(x.value(), y.value());
+    List<Segment> pieces = new ArrayList<>();
+    walk(a, b, start, end, (from, to, x, y) -> {
+      Resource v = op.apply(x, y);
       if (!v.isZero()) {
-        pieces.add(new Segment(cur, next, v));
+        pieces.add(new Segment(from, to, v));
       }
-      cur = next;
-      if (x.end() == next) {
-        i++;
-      }
-      if (y.end() == next) {
-        j++;
-      }
-    }
+    });
     return StepFunction.sum(pieces);
   }
 
   /** Pieces of [start, end) on which both a and b are constant; each piece carries a's value. */
   public static List<Segment> zip(Skyline a, Skyline b, long start, long end) {
     List<Segment> out = new ArrayList<>();
+    walk(a, b, start, end, (from, to, x, y) -> out.add(new Segment(from, to, x)));
+    return out;
+  }
+
+  /** Receives one piece of the merged walk: [from, to) on which a = x and b = y. */
+  private interface PieceVisitor {
+    void piece(long from, long to, Resource x, Resource y);
+  }
+
+  /** Walks [start, end) over the merged change points of a and b; nothing for an empty range. */
+  private static void walk(Skyline a, Skyline b, long start, long end, PieceVisitor visitor) {
     if (start >= end) {
-      return out;
+      return;
     }
     List<Segment> sa = a.segments(start, end);
     List<Segment> sb = b.segments(start, end);
@@ -57,7 +53,7 @@ public final class Skylines {
       Segment x = sa.get(i);
       Segment y = sb.get(j);
       long next = Math.min(x.end(), y.end());
-      out.add(new Segment(cur, next, x.value()));
+      visitor.piece(cur, next, x.value(), y.value());
       cur = next;
       if (x.end() == next) {
         i++;
@@ -66,7 +62,6 @@ public final class Skylines {
         j++;
       }
     }
-    return out;
   }
 
   /** The part of {@code s} inside [start, end), as an immutable function. */
