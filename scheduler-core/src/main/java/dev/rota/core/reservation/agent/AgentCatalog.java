@@ -1,0 +1,39 @@
+package dev.rota.core.reservation.agent;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * Rota's placement agents by the name an operator or a command line uses: {@code gree},
+ * {@code gree-l}, {@code portfolio} (GREE-L, then GREE on rejection). Names are case-insensitive.
+ */
+public final class AgentCatalog {
+  private static final Map<String, Supplier<ReservationAgent>> AGENTS = new LinkedHashMap<>();
+
+  static {
+    AGENTS.put("gree", GreeAgent::new);
+    AGENTS.put("gree-l", GreeLAgent::new);
+    AGENTS.put("portfolio", PortfolioAgent::greeLThenGree);
+  }
+
+  private AgentCatalog() {}
+
+  /** A new agent named {@code name}; throws naming the known agents if there is none. */
+  public static ReservationAgent create(String name) {
+    Supplier<ReservationAgent> s = AGENTS.get(name.trim().toLowerCase(Locale.ROOT));
+    if (s == null) {
+      throw new IllegalArgumentException(
+          "unknown reservation agent '" + name + "'; known: " + String.join(", ", AGENTS.keySet()));
+    }
+    return s.get();
+  }
+
+  /** The known names, in catalogue order. */
+  public static Set<String> names() {
+    return Collections.unmodifiableSet(AGENTS.keySet());
+  }
+}
