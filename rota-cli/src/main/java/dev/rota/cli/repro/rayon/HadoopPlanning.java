@@ -73,6 +73,7 @@ final class HadoopPlanning {
       defs.add(definition(j.flat(), step));
     }
     Set<String> accepted = new LinkedHashSet<>();
+    Map<String, Integer> why = new java.util.TreeMap<>();
     long acceptedWork = 0;
     long t0 = System.nanoTime();
     for (int i = 0; i < defs.size(); i++) {
@@ -80,8 +81,12 @@ final class HadoopPlanning {
       boolean ok;
       try {
         ok = agent.createReservation(ReservationId.newInstance(CLUSTER_TIMESTAMP, i + 1), "user", plan, defs.get(i));
+        if (!ok) {
+          why.merge("createReservation returned false", 1, Integer::sum);
+        }
       } catch (PlanningException e) {
         ok = false;
+        why.merge(e.getClass().getSimpleName(), 1, Integer::sum);
       }
       if (ok) {
         accepted.add(j.id());
@@ -91,7 +96,7 @@ final class HadoopPlanning {
     double ms = (System.nanoTime() - t0) / 1e6 / Math.max(1, defs.size());
     long end = RotaPlanning.span(stream.jobs());
     double[] m = PlanRun.profileMetrics(profile(plan, end, step));
-    return new PlanRun(name, true, accepted, (double) acceptedWork / stream.totalWork(), m[0], m[1], ms);
+    return new PlanRun(name, true, accepted, (double) acceptedWork / stream.totalWork(), m[0], m[1], ms, why);
   }
 
   /** Rota's one-level form as Hadoop's {@code ReservationDefinition}, steps to milliseconds. */

@@ -1,5 +1,6 @@
 package dev.rota.cli.repro.rayon;
 
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -12,9 +13,10 @@ import java.util.Set;
  * @param preemption the sum of the downward steps of the plan's total load, in bundles
  * @param uniformity stddev / mean of the plan's utilization per step over the stream's span
  * @param msPerReservation wall-clock planning time per reservation, ms
+ * @param rejections rejections by reason (Hadoop: the exception's class)
  */
 record PlanRun(String agent, boolean hadoop, Set<String> accepted, double acceptance, double preemption,
-    double uniformity, double msPerReservation) {
+    double uniformity, double msPerReservation, Map<String, Integer> rejections) {
 
   /**
    * The metrics of a per-step load profile (bundles per step over [0, profile.length)).

@@ -28,6 +28,10 @@ import java.util.SplittableRandom;
  *   <li>jobs: the "production-like" SWIM jobs of both Facebook traces, those with at least {@link
  *       #MIN_TASK_SECONDS} task-seconds (about the largest 10%), read with {@link SwimTraceReader};
  *       {@code n} of them drawn without replacement by a seeded shuffle and replayed in submit order;
+ *   <li>scaled to fit the cluster (the paper scales its workloads down the same way): a stage runs at most
+ *       {@link #MAX_SHARE} of the cluster's containers, and a lease lasts at most {@link #MAX_LEASE_STEPS}
+ *       steps (longer SWIM tasks are cut to that), so that no single SWIM giant decides the size-weighted
+ *       acceptance or the span of the plan alone;
  *   <li>atoms: a stage of k tasks of d seconds becomes {@code atom(<1 GiB, 1 vcore>, g, k, ceil(d/step), k*ceil(d/step))}
  *       at a plan step of {@link #STEP_MS} ms (Hadoop's default plan step): h = numContainers and w = h*l, so
  *       that Hadoop's one-level {@code ReservationDefinition} expresses exactly the same request;
@@ -36,8 +40,9 @@ import java.util.SplittableRandom;
  *       are malleable ({@code all(map, reduce)}, R_ALL, g = 1);
  *   <li>windows: [arrival, arrival + ceil(minLength * (1 + slack))) with slack uniform in [{@link
  *       #SLACK_MIN}, {@link #SLACK_MAX}], minLength the span at full parallelism;
- *   <li>arrivals: the trace's submit times scaled onto a horizon H chosen so that the offered load
- *       Σw / (H * capacity) equals the case's load factor.
+ *   <li>arrivals: the trace's submit times scaled onto [0, H), with H chosen so that the offered load
+ *       over the stream's span, Σw / ((H + median window length) * capacity), equals the case's load
+ *       factor (H at least 1: when even a single burst is below the factor, every job arrives at once).
  * </ul>
  */
 final class PlannerWorkload {
@@ -47,8 +52,10 @@ final class PlannerWorkload {
   static final double ORDER_SHARE = 0.2;
   static final double SLACK_MIN = 0.5;
   static final double SLACK_MAX = 3.0;
-  static final int SLOTS_PER_NODE = 8;
-  static final Resource BUNDLE = Resource.of(1024, 1);
+  static final int SLOTS_PER_NODE = 2;
+  static final double MAX_SHARE = 0.25;
+  static final long MAX_LEASE_STEPS = 60;
+  static final Resource BUNDLE = Resource.of(4096, 4);
   static final String[] TRACES = {"swim/FB-2009_samples_24_times_1hr_0.tsv", "swim/FB-2010_samples_24_times_1hr_0.tsv"};
   private static final double TRACE_SPAN_S = 24 * 3600;
 
@@ -107,7 +114,9 @@ final class PlannerWorkload {
       shapes.add(s);
       totalWork += s.work();
     }
-    long horizon = Math.max(1, (long) Math.ceil(totalWork / (load * slots)));
+    double[] windows = shapes.stream().mapToDouble(s -> Math.ceil(s.minLength() * (1 + s.slack()))).sorted().toArray();
+    double medianWindow = windows[windows.length / 2];
+    long horizon = Math.max(1, (long) Math.ceil(totalWork / (load * slots) - medianWindow));
     List<Job> jobs = new ArrayList<>();
     for (int i = 0; i < picked.size(); i++) {
       Shape s = shapes.get(i);
@@ -133,8 +142,9 @@ final class PlannerWorkload {
     double slack = SLACK_MIN + rnd.nextDouble() * (SLACK_MAX - SLACK_MIN);
     List<long[]> stages = new ArrayList<>(); // {tasks, lease}
     for (StageSpec st : j.stages()) {
-      long k = Math.min(st.taskCount(), slots);
-      long l = Math.max(1, (long) Math.ceil(st.totalDuration() / st.taskCount() * 1000.0 / STEP_MS));
+      long k = Math.max(1, Math.min(st.taskCount(), (long) (MAX_SHARE * slots)));
+      long l = Math.min(MAX_LEASE_STEPS,
+          Math.max(1, (long) Math.ceil(st.totalDuration() / st.taskCount() * 1000.0 / STEP_MS)));
       stages.add(new long[] {k, l});
     }
     if (u < GANG_SHARE) {

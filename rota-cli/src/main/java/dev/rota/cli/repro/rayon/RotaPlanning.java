@@ -25,6 +25,7 @@ final class RotaPlanning {
         new NoOverCommitPolicy());
     ReservationSystem rs = new ReservationSystem(plan, agent, new LifoDropReplanner(), Set.of());
     Set<String> accepted = new LinkedHashSet<>();
+    java.util.Map<String, Integer> why = new java.util.TreeMap<>();
     long acceptedWork = 0;
     long t0 = System.nanoTime();
     for (PlannerWorkload.Job j : stream.jobs()) {
@@ -32,11 +33,13 @@ final class RotaPlanning {
       if (d instanceof ReservationDecision.Accepted) {
         accepted.add(j.id());
         acceptedWork += j.work();
+      } else {
+        why.merge(((ReservationDecision.Rejected) d).rejection().code().name(), 1, Integer::sum);
       }
     }
     double ms = (System.nanoTime() - t0) / 1e6 / Math.max(1, stream.jobs().size());
     double[] m = PlanRun.profileMetrics(profile(plan, span(stream.jobs())));
-    return new Outcome(new PlanRun(name, false, accepted, (double) acceptedWork / stream.totalWork(), m[0], m[1], ms),
+    return new Outcome(new PlanRun(name, false, accepted, (double) acceptedWork / stream.totalWork(), m[0], m[1], ms, why),
         plan);
   }
 

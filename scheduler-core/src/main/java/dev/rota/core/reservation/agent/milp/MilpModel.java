@@ -109,6 +109,9 @@ final class MilpModel {
   private final Map<String, BoolVar> placed = new LinkedHashMap<>();
   private final Map<String, List<AtomVars>> atomsOf = new LinkedHashMap<>();
   private final LinearExprBuilder secondary = LinearExpr.newBuilder();
+  private final Map<String, CompiledNode> roots = new LinkedHashMap<>();
+  private final IdentityHashMap<CompiledNode, BoolVar> alternatives = new IdentityHashMap<>();
+  private final IdentityHashMap<CompiledNode, Indicators> indicators = new IdentityHashMap<>();
   private int variables;
 
   /** Decision variables of one atom. */
@@ -119,6 +122,7 @@ final class MilpModel {
     IntVar[] n; // index t - start
     IntVar[] z; // lease starts, index tau - start (null when l == 1 and no tail)
     BoolVar[] tz; // tail start, index tau - start (null when no tail)
+    IntVar[] y; // |x_t - x_(t-1)|, index t - start over [start, end]
 
     AtomVars(CompiledAtom a) {
       this.atom = a;
@@ -189,8 +193,9 @@ final class MilpModel {
       List<AtomVars> mine = new ArrayList<>();
       atomsOf.put(k.key(), mine);
       CompiledNode root = k.rdl().root().get();
+      roots.put(k.key(), root);
       node(root, p, mine);
-      orders(root, new IdentityHashMap<>(), k.rdl().earliestStart(), k.rdl().latestEnd());
+      orders(root, indicators, k.rdl().earliestStart(), k.rdl().latestEnd());
       totalWork += k.rdl().atoms().stream().mapToLong(CompiledAtom::w).sum();
       for (CompiledAtom a : k.rdl().atoms()) {
         for (long t = a.start(); t < a.end(); t++) {
@@ -235,6 +240,7 @@ final class MilpModel {
       LinearExprBuilder sum = LinearExpr.newBuilder();
       for (CompiledNode c : op.children()) {
         BoolVar pc = bool("p[" + c.path() + "]");
+        alternatives.put(c, pc);
         sum.add(pc);
         node(c, pc, mine);
       }
@@ -309,8 +315,10 @@ final class MilpModel {
     model.addEquality(work, 0);
     // eqs. (8), (9): y_jt ≥ |x_jt - x_j(t-1)| on [s_j, e_j], x = 0 outside the window; λ·Σ y in the objective
     LinearExprBuilder ySum = LinearExpr.newBuilder();
+    v.y = new IntVar[len + 1];
     for (int i = 0; i <= len; i++) {
       IntVar y = integer(0, a.h(), "y[" + id + "@" + (a.start() + i) + "]");
+      v.y[i] = y;
       LinearExprBuilder up = LinearExpr.newBuilder();
       LinearExprBuilder down = LinearExpr.newBuilder();
       up.add(y);
@@ -376,7 +384,7 @@ final class MilpModel {
   }
 
   /** Start/finish indicators of one node over [lo, hi). */
-  private record Indicators(BoolVar[] s, BoolVar[] f) {}
+  private record Indicators(long lo, BoolVar[] s, BoolVar[] f) {}
 
   /** Eqs. (12)-(17) for every order in the tree. */
   private void orders(CompiledNode n, IdentityHashMap<CompiledNode, Indicators> memo, long lo, long hi) {
@@ -433,7 +441,7 @@ final class MilpModel {
         }
       }
     }
-    Indicators out = new Indicators(s, f);
+    Indicators out = new Indicators(lo, s, f);
     memo.put(n, out);
     return out;
   }
@@ -444,7 +452,11 @@ final class MilpModel {
     solver.getParameters().setMaxTimeInSeconds(settings.timeCapSeconds());
     solver.getParameters().setNumWorkers(settings.workers());
     solver.getParameters().setRandomSeed(settings.seed());
-    solver.getParameters().setLogSearchProgress(false);
+    // probing in presolve spent most of the cap on these time-indexed models (5.8 s of 10 on 40 jobs,
+    // measured) before the first solution; without it the greedy hint is the first solution at once
+    solver.getParameters().setCpModelProbingLevel(0);
+    // -Drota.milp.log=true prints CP-SAT's search log (diagnostics only)
+    solver.getParameters().setLogSearchProgress(Boolean.getBoolean("rota.milp.log"));
     CpSolverStatus st = solver.solve(model);
     double wall = (System.nanoTime() - t0) / 1e9;
     Status status = switch (st) {
@@ -470,23 +482,103 @@ final class MilpModel {
     return new Outcome(status, accepted, (long) solver.objectiveValue(), variables, cells, wall);
   }
 
-  /** Greedy allocations as a solution hint: n_jt and the placement literals. */
+  /**
+   * A complete solution hint: the greedy allocation of every hinted contract, nothing for the others
+   * (rejected), with every auxiliary variable (lease starts, y, s, f, alternatives) derived from it, so
+   * that CP-SAT starts from the greedy answer.
+   */
   private void hint(Map<String, Allocation> hints) {
-    for (Map.Entry<String, Allocation> e : hints.entrySet()) {
-      BoolVar p = placed.get(e.getKey());
-      List<AtomVars> mine = atomsOf.get(e.getKey());
-      if (p == null || mine == null) {
-        continue;
+    if (hints.isEmpty()) {
+      return;
+    }
+    for (Map.Entry<String, BoolVar> e : placed.entrySet()) {
+      Allocation alloc = hints.getOrDefault(e.getKey(), Allocation.EMPTY);
+      boolean on = hints.containsKey(e.getKey());
+      model.addHint(e.getValue(), on);
+      for (AtomVars v : atomsOf.get(e.getKey())) {
+        hintAtom(v, on ? alloc.atom(v.atom.path()) : Optional.empty());
       }
-      model.addHint(p, true);
-      for (AtomVars v : mine) {
-        Optional<AtomAllocation> got = e.getValue().atom(v.atom.path());
-        for (long t = v.start(); t < v.end(); t++) {
-          long bundles = got.isPresent() ? got.get().bundlesAt(t) : 0L;
-          model.addHint(v.at(t), bundles / v.atom.g());
+      hintNodes(roots.get(e.getKey()), on ? alloc : Allocation.EMPTY);
+    }
+  }
+
+  private void hintAtom(AtomVars v, Optional<AtomAllocation> got) {
+    long g = v.atom.g();
+    int len = v.n.length;
+    long[] n = new long[len];
+    long[] z = new long[len];
+    boolean[] tz = new boolean[len];
+    if (got.isPresent()) {
+      for (Block b : got.get().blocks()) {
+        int from = (int) Math.max(0, b.start() - v.start());
+        int to = (int) Math.min(len, b.end() - v.start());
+        for (int i = from; i < to; i++) {
+          n[i] += b.bundles() / g;
+        }
+        if (from < len && b.start() >= v.start()) {
+          if (b.length() == v.atom.l()) {
+            z[from] += b.bundles() / g;
+          } else if (b.length() == v.tail) {
+            tz[from] = true;
+          }
         }
       }
     }
+    for (int i = 0; i < len; i++) {
+      model.addHint(v.n[i], n[i]);
+      if (v.z != null && v.z[i] != null) {
+        model.addHint(v.z[i], z[i]);
+      }
+      if (v.tz != null && v.tz[i] != null) {
+        model.addHint(v.tz[i], tz[i]);
+      }
+    }
+    for (int i = 0; i <= len; i++) {
+      long now = i < len ? n[i] : 0;
+      long prev = i > 0 ? n[i - 1] : 0;
+      model.addHint(v.y[i], g * Math.abs(now - prev));
+    }
+  }
+
+  /** Alternatives' literals and the start/finish indicators of the nodes under {@code n}. */
+  private void hintNodes(CompiledNode n, Allocation alloc) {
+    long first = Long.MAX_VALUE;
+    long last = Long.MIN_VALUE;
+    for (CompiledAtom a : atomsUnder(n)) {
+      Optional<AtomAllocation> got = alloc.atom(a.path());
+      if (got.isPresent()) {
+        first = Math.min(first, got.get().start());
+        last = Math.max(last, got.get().end());
+      }
+    }
+    BoolVar alt = alternatives.get(n);
+    if (alt != null) {
+      model.addHint(alt, first != Long.MAX_VALUE);
+    }
+    Indicators ind = indicators.get(n);
+    if (ind != null) {
+      for (int i = 0; i < ind.s().length; i++) {
+        long t = ind.lo() + i;
+        model.addHint(ind.s()[i], first != Long.MAX_VALUE && t >= first);
+        model.addHint(ind.f()[i], first != Long.MAX_VALUE && t < last);
+      }
+    }
+    if (n instanceof CompiledOp op) {
+      for (CompiledNode c : op.children()) {
+        hintNodes(c, alloc);
+      }
+    }
+  }
+
+  private static List<CompiledAtom> atomsUnder(CompiledNode n) {
+    if (n instanceof CompiledAtom a) {
+      return List.of(a);
+    }
+    List<CompiledAtom> out = new ArrayList<>();
+    for (CompiledNode c : ((CompiledOp) n).children()) {
+      out.addAll(atomsUnder(c));
+    }
+    return out;
   }
 
   private static Allocation decode(CpSolver solver, List<AtomVars> mine) {
