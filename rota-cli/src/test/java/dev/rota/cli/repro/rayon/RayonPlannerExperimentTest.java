@@ -26,7 +26,7 @@ class RayonPlannerExperimentTest {
     String json = Files.readString(out.resolve("rayon-planner.json"));
     for (String key : new String[] {"\"experiment\": \"rayon-planner\"", "\"metric\": \"acceptance\"",
         "\"metric\": \"preemption\"", "\"metric\": \"uniformity\"", "\"metric\": \"ms_per_reservation\"",
-        "\"metric\": \"milp_acceptance_gain_pct\"", "\"paper\": 30.0", "30 jobs 120 nodes tight"}) {
+        "\"metric\": \"milp_acceptance_gain_pct\"", "\"paper\": 30", "30 jobs 120 nodes tight"}) {
       assertTrue(json.contains(key), key + " missing from " + json);
     }
     assertTrue(json.contains("\"baseline_name\": \"hadoop-aligned\"") || json.contains("\"baseline_name\": \"hadoop-greedy\""),
