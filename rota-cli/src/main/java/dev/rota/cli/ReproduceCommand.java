@@ -25,6 +25,11 @@ import picocli.CommandLine.Parameters;
       "baseline, baseline_name}]}. Use --list to see the experiments."
     })
 public final class ReproduceCommand implements Callable<Integer> {
+  static {
+    // reproductions that need Hadoop classes live in rota-cli and register here
+    Experiments.register(new dev.rota.cli.repro.rayon.RayonPlannerExperiment());
+  }
+
   @Parameters(arity = "0..1", paramLabel = "NAME", description = "The experiment to run.")
   String name;
 

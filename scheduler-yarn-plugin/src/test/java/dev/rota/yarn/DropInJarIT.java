@@ -108,12 +108,66 @@ class DropInJarIT {
 
     @Test
     void clashingLibrariesAreRelocatedUnderTheShadedPrefix() {
-        for (String original : List.of("org/apache/commons/", "org/antlr/")) {
+        for (String original : List.of("org/apache/commons/", "org/antlr/", "com/google/protobuf/", "com/sun/jna/")) {
             assertTrue(dropInEntries.stream().noneMatch(e -> e.startsWith(original)), original + " left unrelocated");
         }
         for (String relocated : List.of("org/apache/commons/codec/binary/Base64.class", "org/antlr/v4/runtime/Parser.class",
-                "org/antlr/runtime/Parser.class")) {
+                "org/antlr/runtime/Parser.class", "com/google/protobuf/GeneratedMessage.class", "com/sun/jna/Platform.class")) {
             assertTrue(dropInEntries.contains(shadedPrefix + relocated), shadedPrefix + relocated);
+        }
+    }
+
+    /** OR-Tools' JNI symbols name its Java classes, so they must keep their package; one native solver ships. */
+    @Test
+    void orToolsKeepsItsPackageAndShipsTheLinuxX8664SolverOnly() {
+        for (String required : List.of("com/google/ortools/Loader.class", "com/google/ortools/sat/CpSolver.class",
+                "com/google/ortools/sat/mainJNI.class", "ortools-linux-x86-64/libjniortools.so")) {
+            assertTrue(dropInEntries.contains(required), required);
+        }
+        assertTrue(dropInEntries.stream().noneMatch(e -> e.startsWith(shadedPrefix + "com/google/ortools/")));
+        for (String other : List.of("ortools-darwin-", "ortools-win32-", "ortools-linux-aarch64/")) {
+            assertTrue(dropInEntries.stream().noneMatch(e -> e.startsWith(other)), other);
+        }
+        assertTrue(dropInEntries.stream().noneMatch(e -> e.endsWith("libjnidispatch.so")), "JNA's natives are not needed");
+    }
+
+    /**
+     * The MILP agent works from the drop-in jar next to Hadoop's jars alone: OR-Tools unpacks and loads
+     * its native solver, the relocated protobuf carries the model, and a tiny instance that both greedy
+     * agents reject is solved (a rigid gang of 2 in [1, 4) beside a malleable w = 4 in [0, 4), 2 bundles).
+     */
+    @Test
+    void theMilpAgentSolvesFromTheDropInJarNextToHadoopAlone() throws Exception {
+        List<URL> urls = new ArrayList<>();
+        urls.add(dropIn.toUri().toURL());
+        for (Path jar : hadoopJars) {
+            urls.add(jar.toUri().toURL());
+        }
+        try (URLClassLoader loader = new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
+            Class<?> catalog = loader.loadClass("dev.rota.core.reservation.agent.AgentCatalog");
+            Object agent = catalog.getMethod("create", String.class).invoke(null, "milp");
+            Class<?> resource = loader.loadClass("dev.rota.core.model.Resource");
+            Object cap = resource.getMethod("of", long[].class).invoke(null, (Object) new long[] {2048, 2});
+            Class<?> stepFunction = loader.loadClass("dev.rota.core.reservation.plan.StepFunction");
+            Object capacity = stepFunction.getMethod("constant", resource).invoke(null, cap);
+            Class<?> policy = loader.loadClass("dev.rota.core.reservation.policy.SharingPolicy");
+            Object noOverCommit = loader.loadClass("dev.rota.core.reservation.policy.NoOverCommitPolicy")
+                    .getConstructor().newInstance();
+            Object plan = loader.loadClass("dev.rota.core.reservation.plan.Plan")
+                    .getConstructor(String.class, stepFunction, policy).newInstance("it", capacity, noOverCommit);
+            Class<?> rdl = loader.loadClass("dev.rota.core.reservation.rdl.RdlExpression");
+            Object expr = loader.loadClass("dev.rota.core.reservation.rdl.RdlParser").getMethod("parse", String.class)
+                    .invoke(null, "all(window(atom(<1g,1>, 2, 2, 2, 4), 1, 4), window(atom(<1g,1>, 1, 2, 1, 4), 0, 4))");
+            Class<?> request = loader.loadClass("dev.rota.core.reservation.ReservationRequest");
+            Object req = request.getMethod("of", String.class, String.class, rdl).invoke(null, "r", "alice", expr);
+            Object result = loader.loadClass("dev.rota.core.reservation.agent.ReservationAgent")
+                    .getMethod("place", loader.loadClass("dev.rota.core.reservation.plan.PlanView"), request)
+                    .invoke(agent, plan, req);
+
+            assertEquals("Placed", result.getClass().getSimpleName(), result::toString);
+            assertEquals("MILP", result.getClass().getMethod("agent").invoke(result));
+            assertFromDropIn(loader.loadClass("com.google.ortools.sat.CpSolver"));
+            assertFromDropIn(loader.loadClass(shadedPrefix.replace('/', '.') + "com.google.protobuf.GeneratedMessage"));
         }
     }
 

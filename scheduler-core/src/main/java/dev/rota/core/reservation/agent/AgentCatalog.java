@@ -9,7 +9,10 @@ import java.util.function.Supplier;
 
 /**
  * Rota's placement agents by the name an operator or a command line uses: {@code gree},
- * {@code gree-l}, {@code portfolio} (GREE-L, then GREE on rejection). Names are case-insensitive.
+ * {@code gree-l}, {@code portfolio} (GREE-L, then GREE on rejection), {@code milp} (the exact MILP
+ * agent on OR-Tools CP-SAT with its default time cap, falling back to GREE-L then GREE) and {@code
+ * portfolio-milp} (GREE-L, then GREE, then the MILP agent: greedy speed, and the solver only for what
+ * both greedy agents reject). Names are case-insensitive.
  */
 public final class AgentCatalog {
   private static final Map<String, Supplier<ReservationAgent>> AGENTS = new LinkedHashMap<>();
@@ -18,6 +21,9 @@ public final class AgentCatalog {
     AGENTS.put("gree", GreeAgent::new);
     AGENTS.put("gree-l", GreeLAgent::new);
     AGENTS.put("portfolio", PortfolioAgent::greeLThenGree);
+    AGENTS.put("milp", dev.rota.core.reservation.agent.milp.MilpAgent::new);
+    AGENTS.put("portfolio-milp", () -> new PortfolioAgent(
+        java.util.List.of(new GreeLAgent(), new GreeAgent(), new dev.rota.core.reservation.agent.milp.MilpAgent())));
   }
 
   private AgentCatalog() {}

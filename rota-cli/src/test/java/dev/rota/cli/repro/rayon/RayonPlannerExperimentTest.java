@@ -1,0 +1,78 @@
+package dev.rota.cli.repro.rayon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rota.cli.RotaCli;
+import dev.rota.core.reservation.rdl.FlatDefinition;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
+import org.apache.hadoop.yarn.api.records.ReservationDefinition;
+import org.apache.hadoop.yarn.api.records.ReservationRequest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The quick planner experiment end to end, and the stream it is built on. */
+class RayonPlannerExperimentTest {
+  @TempDir Path out;
+
+  @Test
+  void quickRunWritesEveryPlannerMetricWithHadoopsBestAsTheBaseline() throws Exception {
+    int rc = RotaCli.commandLine().execute("reproduce", "rayon-planner", "--quick", "--out", out.toString());
+
+    assertEquals(0, rc);
+    String json = Files.readString(out.resolve("rayon-planner.json"));
+    for (String key : new String[] {"\"experiment\": \"rayon-planner\"", "\"metric\": \"acceptance\"",
+        "\"metric\": \"preemption\"", "\"metric\": \"uniformity\"", "\"metric\": \"ms_per_reservation\"",
+        "\"metric\": \"milp_acceptance_gain_pct\"", "\"paper\": 30", "30 jobs 120 nodes tight"}) {
+      assertTrue(json.contains(key), key + " missing from " + json);
+    }
+    assertTrue(json.contains("\"baseline_name\": \"hadoop-aligned\"") || json.contains("\"baseline_name\": \"hadoop-greedy\""),
+        json);
+    String agents = Files.readString(out.resolve("rayon-planner/agents.txt"));
+    for (String a : new String[] {"hadoop-greedy", "hadoop-aligned", "GREE", "GREE-L", "portfolio", "MILP",
+        "portfolio-milp", "MILP offline"}) {
+      assertTrue(agents.contains(a), a + " missing from " + agents);
+    }
+  }
+
+  @Test
+  void theStreamIsReproducibleAndEveryReservationIsTheSameRequestForHadoop() throws Exception {
+    PlannerWorkload.Stream a = PlannerWorkload.generate(60, 240, 1.6, 3);
+    PlannerWorkload.Stream b = PlannerWorkload.generate(60, 240, 1.6, 3);
+
+    assertEquals(a.jobs(), b.jobs());
+    Set<PlannerWorkload.Kind> kinds = new HashSet<>();
+    for (PlannerWorkload.Job j : a.jobs()) {
+      kinds.add(j.kind());
+      assertTrue(j.arrival() >= 0 && j.deadline() > j.arrival(), j.id());
+      ReservationDefinition d = HadoopPlanning.definition(j.flat(), PlannerWorkload.STEP_MS);
+      assertEquals(j.arrival() * 1000, d.getArrival());
+      assertEquals(j.deadline() * 1000, d.getDeadline());
+      long work = 0;
+      for (ReservationRequest r : d.getReservationRequests().getReservationResources()) {
+        work += r.getNumContainers() * (r.getDuration() / 1000);
+        assertTrue(r.getNumContainers() <= PlannerWorkload.MAX_SHARE * a.slots(), j.id());
+      }
+      assertEquals(j.work(), work, j.id());
+      FlatDefinition.Interpreter expected = switch (j.kind()) {
+        case ORDER -> FlatDefinition.Interpreter.R_ORDER;
+        default -> FlatDefinition.Interpreter.R_ALL;
+      };
+      assertEquals(expected, j.flat().interpreter(), j.id());
+    }
+    assertEquals(Set.of(PlannerWorkload.Kind.values()), kinds);
+  }
+
+  @Test
+  void profileMetricsCountDownwardStepsAndTheCoefficientOfVariation() {
+    double[] m = PlanRun.profileMetrics(new long[] {2, 4, 1, 1});
+
+    assertEquals(3 + 1, m[0], 1e-9, "4 -> 1, then 1 -> 0 after the end");
+    double mean = 2.0;
+    double sd = Math.sqrt((0 + 4 + 1 + 1) / 4.0);
+    assertEquals(sd / mean, m[1], 1e-9);
+  }
+}
