@@ -98,10 +98,17 @@ public class RotaPlanner implements Planner {
                     old.getUser(), plan.getQueueName(), old.getStartTime(), old.getEndTime(),
                     PlanConversion.intervals(after.total(), step), plan.getResourceCalculator(),
                     plan.getMinimumAllocation(), old.containsGangs());
-            if (plan.getSharingPolicy() instanceof RotaSharingPolicy rota) {
-                rota.physicalOnly(() -> plan.addReservation(a, false));
-            } else {
-                plan.addReservation(a, false);
+            try {
+                if (plan.getSharingPolicy() instanceof RotaSharingPolicy rota) {
+                    rota.physicalOnly(() -> plan.addReservation(a, false));
+                } else {
+                    plan.addReservation(a, false);
+                }
+            } catch (PlanningException e) {
+                LOG.warn("Rota replanner ({}) on plan {}: reservation {} of user {} could not be re-added after moving "
+                        + "and was removed: {}", result.mode(), plan.getQueueName(), old.getReservationId(), old.getUser(),
+                        e.getMessage());
+                continue;
             }
             a.setAcceptanceTimestamp(old.getAcceptanceTime());
             LOG.info("Rota replanner ({}) on plan {}: moved reservation {} of user {}: {} -> {} bundle-steps from step {}",
