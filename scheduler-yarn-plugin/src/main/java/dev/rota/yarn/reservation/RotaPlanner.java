@@ -33,7 +33,8 @@ import dev.rota.core.reservation.replan.ReplanResult;
  * with the reason (their contract can no longer be met); moved ones are deleted and re-added with their
  * new intervals (physical capacity checked, quotas not re-checked: they govern admission) and logged at
  * INFO; their acceptance time is kept. Pinned reservations (not placed by Rota, see {@link PlanConversion})
- * are kept or broken, never moved.
+ * are kept or broken, never moved. A plan whose capacity is zero in every dimension is left alone: that is
+ * a ResourceManager starting or recovering before its NodeManagers register, not a capacity loss.
  */
 public class RotaPlanner implements Planner {
 
@@ -41,6 +42,7 @@ public class RotaPlanner implements Planner {
 
     private String planQueueName = "?";
     private ReservationSettings settings = ReservationSettings.DEFAULTS;
+    private volatile boolean warnedNoCapacity;
 
     @Override
     public void init(String planQueueName, ReservationSchedulerConfiguration conf) {
@@ -57,6 +59,18 @@ public class RotaPlanner implements Planner {
     /** Replans {@code plan} as of {@code nowMs}; returns what happened to every reservation with work after now. */
     public ReplanResult replan(Plan plan, long nowMs) throws PlanningException {
         long step = plan.getStep();
+        if (plan.getTotalCapacity().getMemorySize() <= 0 && plan.getTotalCapacity().getVirtualCores() <= 0) {
+            // a plan with no capacity at all is not a capacity loss but a capacity not yet known (an RM that is
+            // starting or recovering before its NodeManagers register): keep every contract
+            if (!warnedNoCapacity) {
+                warnedNoCapacity = true;
+                LOG.warn("Rota replanner on plan {}: the plan has no capacity (NodeManagers not registered yet?); "
+                        + "keeping all {} reservations until it has", plan.getQueueName(), plan.getAllReservations().size());
+            }
+            return new ReplanResult("re-place(" + settings.replanAgent() + ")", "none", PlanConversion.stepFloor(nowMs, step),
+                    false, List.of());
+        }
+        warnedNoCapacity = false;
         ReservationAgent agent = AgentCatalog.create(settings.replanAgent());
         dev.rota.core.reservation.plan.Plan core = PlanConversion.toCore(plan, new NoOverCommitPolicy(), agent.compilerOptions());
         long now = PlanConversion.stepFloor(nowMs, step);
