@@ -116,6 +116,7 @@ class RotaReservationIT {
 
     @AfterAll
     static void stopCluster() throws Exception {
+        long t0 = System.currentTimeMillis();
         if (client != null) {
             client.close();
         }
@@ -125,6 +126,7 @@ class RotaReservationIT {
         if (conf != null) {
             conf.close();
         }
+        System.out.printf("[RotaReservationIT] cluster stopped in %.1f s%n", (System.currentTimeMillis() - t0) / 1000.0);
     }
 
     private static YarnClient newClient() {
@@ -259,10 +261,12 @@ class RotaReservationIT {
         ReservationAllocation secondBefore = plan().getReservationById(second);
 
         client.close();
+        long t0 = System.currentTimeMillis();
         yarn.restartResourceManager(0);
         await("the ResourceManager is back", 60, () -> rm().getServiceState() == Service.STATE.STARTED);
         client = newClient();
         List<ReservationAllocationState> after = new RdlReservations(client).list(QUEUE, "");
+        System.out.printf("[RotaReservationIT] RM restarted and listed in %.1f s%n", (System.currentTimeMillis() - t0) / 1000.0);
         List<String> ids = after.stream().map(s -> s.getReservationId().toString()).sorted().toList();
         assertEquals(List.of(accepted.toString(), second.toString()).stream().sorted().toList(), ids);
         ReservationAllocationState first = after.stream().filter(s -> s.getReservationId().equals(accepted)).findFirst().orElseThrow();

@@ -162,7 +162,9 @@ public final class RdlReservations {
     static String reason(YarnException e) {
         String m = String.valueOf(e.getMessage());
         int nl = m.indexOf("\n\tat ");
-        return (nl < 0 ? m : m.substring(0, nl)).strip();
+        m = (nl < 0 ? m : m.substring(0, nl)).strip();
+        // the RM's exception class travels in front of its message: keep only the message
+        return m.replaceFirst("^(?:[a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*(?:Exception|Error): ", "");
     }
 
     /**
