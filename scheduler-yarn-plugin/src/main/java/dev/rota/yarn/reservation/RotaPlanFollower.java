@@ -1,9 +1,14 @@
 package dev.rota.yarn.reservation;
 
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.server.resourcemanager.reservation.CapacitySchedulerPlanFollower;
 import org.apache.hadoop.yarn.server.resourcemanager.reservation.Plan;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceLimits;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CSQueue;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,7 +17,8 @@ import dev.rota.yarn.RotaCapacityScheduler;
 
 /**
  * Hadoop's {@link CapacitySchedulerPlanFollower} plus one step: after each synchronisation it has the
- * CapacityScheduler recompute its queues' effective resources. In Hadoop 3.5.0 the follower's
+ * CapacityScheduler recompute its queues' effective resources, when the plan queue's children or their
+ * entitlements changed. In Hadoop 3.5.0 the follower's
  * {@code setEntitlement} updates a reservation queue's capacity percentages but not the effective
  * resources the scheduler allocates against, so a reservation queue created after the last node change
  * gets nothing: its applications stay ACCEPTED until the reservation expires (observed in
@@ -27,7 +33,11 @@ public class RotaPlanFollower extends CapacitySchedulerPlanFollower {
 
     @Override
     public synchronized void synchronizePlan(Plan plan, boolean shouldReplan) {
+        Map<String, List<Float>> before = entitlements(plan);
         super.synchronizePlan(plan, shouldReplan);
+        if (before.equals(entitlements(plan))) {
+            return; // the follower re-set the same entitlements: nothing to recompute
+        }
         if (scheduler instanceof RotaCapacityScheduler rota) {
             rota.refreshQueueResources();
         } else if (scheduler instanceof CapacityScheduler cs) {
@@ -39,5 +49,17 @@ public class RotaPlanFollower extends CapacitySchedulerPlanFollower {
             Resource cluster = cs.getClusterResource();
             cs.getRootQueue().updateClusterResource(cluster, new ResourceLimits(cluster));
         }
+    }
+
+    /** Every child queue of the plan's queue with its capacity and maximum capacity. */
+    private Map<String, List<Float>> entitlements(Plan plan) {
+        Map<String, List<Float>> out = new TreeMap<>();
+        CSQueue q = scheduler instanceof CapacityScheduler cs ? cs.getQueue(plan.getQueueName()) : null;
+        if (q != null && q.getChildQueues() != null) {
+            for (CSQueue c : q.getChildQueues()) {
+                out.put(c.getQueuePath(), List.of(c.getCapacity(), c.getMaximumCapacity()));
+            }
+        }
+        return out;
     }
 }
