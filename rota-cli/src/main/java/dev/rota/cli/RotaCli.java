@@ -12,6 +12,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       SimulateCommand.class,
       ReproduceCommand.class,
+      ReserveCommand.class,
       dev.rota.cli.demo.DemoCommand.class,
       CommandLine.HelpCommand.class
     })

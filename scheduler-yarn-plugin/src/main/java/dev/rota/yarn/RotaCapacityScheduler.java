@@ -128,6 +128,24 @@ public class RotaCapacityScheduler extends CapacityScheduler {
     }
 
     /**
+     * Recomputes every queue's effective resources from the current capacities, under the scheduler's write
+     * lock, as adding a node does. Rota's plan follower calls it after changing reservation queues'
+     * entitlements: in Hadoop 3.5.0 {@code setEntitlement} changes a reservation queue's percentages but not
+     * its effective resources, so a new reservation queue gets no containers until the next cluster-resource
+     * change (docs/rayon-yarn.md).
+     */
+    public void refreshQueueResources() {
+        writeLock.lock();
+        try {
+            org.apache.hadoop.yarn.api.records.Resource cluster = getClusterResource();
+            getRootQueue().updateClusterResource(cluster,
+                    new org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceLimits(cluster));
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /**
      * The hybrid scheduler's state ({@code yarn.scheduler.rota.hybrid.enabled=true}), or null when hybrid
      * scheduling is off, before start and after stop.
      */
