@@ -27,23 +27,29 @@ import java.util.Set;
 
 /**
  * {@code rota reproduce rayon-sla}: the paper's end-to-end experiment (Curino et al. §6.4, Fig. 15
- * and 18) in the simulator. SWIM's Facebook 2010 day, 8 tenants, 5% of the jobs with deadlines of 10%
- * slack over their standalone runtime, the rest best-effort; the baseline is a static capacity
- * configuration tuned with hindsight (an SLA and a best-effort queue per tenant, maximum-capacity 2x),
- * Rota is the reservation follower with production capped at 70% of the cluster. Two cases: each
- * reservation declaring the job's true work (base) and 50% more (§6.4.2). The cluster is 17 of the
- * paper's 32-vcore machines (544 slots), which the trace's mean demand (478 busy slots) loads to 88%.
- * {@code --quick}: the trace's first 1,000 jobs (about an hour) on the same cluster.
+ * and 18) in the simulator. SWIM's Facebook 2010 day scaled to the cluster (no stage wider than half
+ * of it), 8 tenants, 5% of the jobs with deadlines of 10% slack over their standalone runtime, the
+ * rest best-effort. The baseline is the static capacity policy with an SLA and a best-effort queue
+ * per tenant (maximum-capacity 2x), tuned with hindsight: the SLA queues' total share is the one of
+ * {@link SlaDefaults#BASELINE_SLA_SHARES} that does best on this very workload. Rota is the
+ * {@link ReservationFollowerPolicy} with production capped at 70% of the cluster, once with each
+ * reservation declaring the job's true work (base) and once with 50% more (§6.4.2). The cluster is 15
+ * of the paper's 32-vcore machines (480 slots): the scaled trace's mean demand, 424 busy slots, is
+ * 88% of it, with hours above 100%. {@code --quick}: the trace's first 1,000 jobs (about an hour) on
+ * the same cluster. All choices are in {@link SlaDefaults} and docs/results/rayon.md.
  *
  * <p>Rows, per case: {@code sla_accepted_pct}, {@code sla_met_pct} (of accepted jobs; the baseline
  * accepts all), {@code sla_met_all_pct} (rejected jobs included), {@code sla_missed_pct},
- * {@code rejected_pct}, {@code reserved_peak_pct}, {@code be_throughput_jobs_per_h},
- * {@code be_throughput_gain_pct}, {@code be_latency_improved_pct}, {@code be_latency_worse_pct},
- * {@code be_latency_p50_s}, {@code be_latency_p90_s}, {@code be_latency_mean_s},
- * {@code utilization_pct}; the baseline is the static capacity configuration ({@code capacity}).
+ * {@code rejected_pct}, {@code reserved_peak_pct}, {@code max_below_reservation_s},
+ * {@code preempted_tasks}, {@code be_throughput_jobs_per_h}, {@code be_throughput_gain_pct},
+ * {@code be_latency_improved_pct}, {@code be_latency_worse_pct}, {@code be_latency_p50_s},
+ * {@code be_latency_p90_s}, {@code be_latency_mean_s}, {@code utilization_pct}; the baseline is the
+ * tuned static capacity configuration ({@code capacity}); and one row {@code baseline_sla_share_pct}
+ * saying which share the tuning chose.
  */
 final class RayonSlaExperiment implements Experiment {
   static final String TRACE = "swim/FB-2010_samples_24_times_1hr_0.tsv";
+  /** Machines of {@link SlaDefaults#NODE} (32 slots each). */
   static final int NODES = 15;
   static final int QUICK_JOBS = 1000;
 
@@ -157,6 +163,10 @@ final class RayonSlaExperiment implements Experiment {
           .forEach(a -> accepted.add(a.jobId()));
       SlaMetrics m = SlaMetrics.measure(w, r, accepted::contains, windowEnd);
       log(label + " rota f=" + f, m, policy, t);
+      Map<String, Long> why = new java.util.TreeMap<>();
+      policy.admissions().stream().filter(a -> !a.accepted())
+          .forEach(a -> why.merge(a.rejection().name(), 1L, Long::sum));
+      log.printf(Locale.ROOT, "[rayon-sla] %s rota f=%s rejections by reason: %s%n", label, f, why);
       runs.add(new RotaRun(f, r, m, policy));
     }
 
@@ -230,7 +240,7 @@ final class RayonSlaExperiment implements Experiment {
   private static void plot(String label, Path dir, Plotter plotter, SimResult baseRun, SlaMetrics base,
       List<RotaRun> runs, List<Tuning> tunings) throws IOException {
     double[] sx = tunings.stream().mapToDouble(tu -> 100 * tu.share).toArray();
-    plotter.plot(dir.resolve("baseline-tuning.png"), "Static capacity baseline by SLA share, " + label,
+    plotter.plot(dir.resolve("sla-baseline-tuning.png"), "Static capacity baseline by SLA share, " + label,
         "SLA queues' total capacity (%)", "%", List.of(
             new Plotter.Line("SLA jobs meeting their deadline (%)", sx,
                 tunings.stream().mapToDouble(tu -> tu.metrics.slaMetAllPct()).toArray()),
@@ -244,7 +254,7 @@ final class RayonSlaExperiment implements Experiment {
     for (RotaRun r : runs) {
       cdf.add(cdf("rota, w x " + r.factor, r.metrics.beLatency()));
     }
-    plotter.plot(dir.resolve("be-latency-cdf.png"), "Best-effort job latency, " + label, "job completion delay (s)",
+    plotter.plot(dir.resolve("sla-be-latency-cdf.png"), "Best-effort job latency, " + label, "job completion delay (s)",
         "fraction of best-effort jobs", cdf, true);
 
     List<Plotter.Line> util = new ArrayList<>();
@@ -252,7 +262,7 @@ final class RayonSlaExperiment implements Experiment {
     for (RotaRun r : runs) {
       util.add(utilLine("rota, w x " + r.factor, r.result));
     }
-    plotter.plot(dir.resolve("utilization.png"), "Cluster utilization, " + label, "time (h)", "vcore utilization (%)",
+    plotter.plot(dir.resolve("sla-utilization.png"), "Cluster utilization, " + label, "time (h)", "vcore utilization (%)",
         util, false);
 
     double[] x = runs.stream().mapToDouble(r -> 100 * (r.factor - 1)).toArray();

@@ -53,7 +53,8 @@ class RayonSlaReproductionTest {
         "declaring 50% more work gets more reservations rejected");
     assertEquals(4.0, byKey.get(base + "rejected_pct").paper(), 1e-9);
     assertEquals(11.0, byKey.get(over + "rejected_pct").paper(), 1e-9);
-    assertEquals(List.of("baseline-tuning.png", "be-latency-cdf.png", "utilization.png", "sla-by-over-reservation.png"),
+    assertEquals(List.of("sla-baseline-tuning.png", "sla-be-latency-cdf.png", "sla-utilization.png",
+        "sla-by-over-reservation.png"),
         plots.stream().map(Path::toString).toList());
   }
 }
