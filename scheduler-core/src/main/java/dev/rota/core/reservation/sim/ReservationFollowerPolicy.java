@@ -22,7 +22,6 @@ import dev.rota.core.reservation.rdl.RdlExpression;
 import dev.rota.core.reservation.replan.RePlacingReplanner;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.Collections;
@@ -123,7 +122,6 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
   private final List<Active> active = new ArrayList<>();
   private final List<List<JobView>> rejected = new ArrayList<>();
   private final Map<String, Admission> admissions = new LinkedHashMap<>();
-  private final Map<String, Integer> tenantById = new HashMap<>();
   private final List<JobView> beRunning = new ArrayList<>();
   private final Set<JobView> beRunningSet = Collections.newSetFromMap(new IdentityHashMap<>());
 
@@ -313,7 +311,6 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
     double stepS = settings.stepSeconds();
     long arrival = SlaWorkload.arrivalStep(now, stepS);
     long deadlineStep = (long) Math.floor(deadline / stepS + 1e-9);
-    tenantById.put(spec.id(), tenant);
     if (deadlineStep <= arrival) {
       admissions.put(spec.id(), new Admission(spec.id(), false, arrival, deadlineStep, 0, StepFunction.ZERO,
           Rejection.Code.INFEASIBLE_RDL));

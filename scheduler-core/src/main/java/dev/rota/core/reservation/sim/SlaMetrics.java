@@ -21,9 +21,10 @@ import java.util.function.Predicate;
  * @param windowSeconds the window's length
  * @param utilization mean vcore utilization inside the window, in [0, 1]
  * @param beLatency each best-effort job's completion delay (s), in workload order
+ * @param slaLatency each SLA job's completion delay (s), in workload order
  */
 public record SlaMetrics(int slaJobs, int accepted, int acceptedMet, int allMet, int beJobs, int beDoneInWindow,
-    double windowSeconds, double utilization, double[] beLatency) {
+    double windowSeconds, double utilization, double[] beLatency, double[] slaLatency) {
 
   /**
    * Measures a run.
@@ -47,11 +48,14 @@ public record SlaMetrics(int slaJobs, int accepted, int acceptedMet, int allMet,
       }
     }
     double[] beLat = new double[be];
+    double[] slaLat = new double[jobs.size() - be];
     int b = 0;
+    int k = 0;
     for (int i = 0; i < jobs.size(); i++) {
       JobSpec j = jobs.get(i);
       double finish = r.finish()[i];
       if (SlaWorkload.isSla(j)) {
+        slaLat[k++] = r.latency(i);
         sla++;
         boolean ok = finish <= SlaWorkload.deadline(j).orElseThrow() + 1e-9;
         met += ok ? 1 : 0;
@@ -64,7 +68,7 @@ public record SlaMetrics(int slaJobs, int accepted, int acceptedMet, int allMet,
         beDone += finish <= windowEnd ? 1 : 0;
       }
     }
-    return new SlaMetrics(sla, acc, accMet, met, be, beDone, windowEnd, utilization(r, windowEnd), beLat);
+    return new SlaMetrics(sla, acc, accMet, met, be, beDone, windowEnd, utilization(r, windowEnd), beLat, slaLat);
   }
 
   /** Mean vcore utilization over [0, end] from the run's utilization series. */
@@ -110,29 +114,34 @@ public record SlaMetrics(int slaJobs, int accepted, int acceptedMet, int allMet,
 
   /** % of best-effort jobs whose latency here is lower than in {@code other} (same workload). */
   public double beLatencyImprovedPct(SlaMetrics other) {
-    return pctCompared(other, +1);
+    return pctCompared(beLatency, other.beLatency, +1);
+  }
+
+  /** % of SLA jobs whose latency here is higher than in {@code other} (same workload). */
+  public double slaLatencyWorsePct(SlaMetrics other) {
+    return pctCompared(slaLatency, other.slaLatency, -1);
   }
 
   /** % of best-effort jobs whose latency here is higher than in {@code other} (same workload). */
   public double beLatencyWorsePct(SlaMetrics other) {
-    return pctCompared(other, -1);
+    return pctCompared(beLatency, other.beLatency, -1);
   }
 
-  private double pctCompared(SlaMetrics other, int sign) {
-    if (other.beLatency.length != beLatency.length) {
-      throw new IllegalArgumentException("runs of different workloads: " + beLatency.length + " vs "
-          + other.beLatency.length + " best-effort jobs");
+  private static double pctCompared(double[] mine, double[] theirs, int sign) {
+    if (mine.length != theirs.length) {
+      throw new IllegalArgumentException("runs of different workloads: " + mine.length + " vs " + theirs.length
+          + " jobs");
     }
-    if (beLatency.length == 0) {
+    if (mine.length == 0) {
       return 0;
     }
     int n = 0;
-    for (int i = 0; i < beLatency.length; i++) {
-      double d = other.beLatency[i] - beLatency[i];
+    for (int i = 0; i < mine.length; i++) {
+      double d = theirs[i] - mine[i];
       if (sign * d > 1e-6) {
         n++;
       }
     }
-    return 100.0 * n / beLatency.length;
+    return 100.0 * n / mine.length;
   }
 }

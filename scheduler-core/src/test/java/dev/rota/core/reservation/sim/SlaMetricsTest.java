@@ -43,6 +43,8 @@ class SlaMetricsTest {
     SlaMetrics other = SlaMetrics.measure(w, result(jobs, new double[] {9, 12, 15, 6, 30, 70}), id -> true, 60);
     assertEquals(100.0 / 3, m.beLatencyImprovedPct(other), 1e-12);
     assertEquals(100.0 / 3, m.beLatencyWorsePct(other), 1e-12);
+    // SLA jobs: a took 9 in both, b 12 in both, c 15 in both: none worse
+    assertEquals(0.0, m.slaLatencyWorsePct(other), 1e-12);
     // a baseline accepts all: a and c of the three met
     assertEquals(200.0 / 3, other.slaMetPct(), 1e-12);
     assertEquals(0.0, other.rejectedPct(), 1e-12);
@@ -53,7 +55,7 @@ class SlaMetricsTest {
     List<JobSpec> one = List.of(ReservationFollowerPolicyTest.be("d", 0, new double[] {1}));
     SlaWorkload w = new SlaWorkload(new dev.rota.core.model.Workload("t", one), 8, 1, 1.0);
     SlaMetrics a = SlaMetrics.measure(w, result(one, new double[] {1}), id -> true, 10);
-    SlaMetrics b = new SlaMetrics(0, 0, 0, 0, 2, 2, 10, 0, new double[] {1, 2});
+    SlaMetrics b = new SlaMetrics(0, 0, 0, 0, 2, 2, 10, 0, new double[] {1, 2}, new double[0]);
     assertThrows(IllegalArgumentException.class, () -> a.beLatencyImprovedPct(b));
   }
 }
