@@ -20,4 +20,14 @@ public interface Placements {
 
   /** Proposes to start {@code job}'s next ready task on node {@code nodeIndex}. */
   Outcome place(JobView job, int nodeIndex);
+
+  /**
+   * Preempts (kills) {@code job}'s most recently started running task: its resources are free at
+   * once, its work is lost, and it becomes ready to start again from the beginning (YARN preemption
+   * of a container). Returns false when the job runs nothing, or when the committer cannot preempt
+   * (the default).
+   */
+  default boolean preempt(JobView job) {
+    return false;
+  }
 }

@@ -13,6 +13,7 @@ public final class Experiments {
   static {
     register(new BaselinesExperiment());
     register(new HybridExperiment());
+    register(new RayonSlaExperiment());
   }
 
   private Experiments() {}

@@ -22,7 +22,8 @@ import java.util.Map;
  * times, the policy places ready tasks on nodes with room, and each task holds its stage's demand for
  * its duration divided by the node's performance factor. Stages start when the stages they depend on
  * have finished. The policy is called once after every instant at which a job arrived or a task
- * finished.
+ * finished, and at the times it asks for through {@link SchedulingPolicy#nextWakeUp}. A policy may
+ * preempt a running task ({@link Placements#preempt}); the task starts again from the beginning later.
  *
  * <p>This class is the simulator's {@link ClusterView} and the committer behind {@link Placements}:
  * every proposal is validated before it is applied. One instance runs once.
@@ -30,6 +31,7 @@ import java.util.Map;
 public final class ClusterSimulation implements SimEngine.Model, ClusterView, Placements {
   static final int JOB_ARRIVAL = 1;
   static final int TASK_FINISH = 2;
+  static final int WAKE_UP = 3;
 
   private final SimEngine engine;
   private final SchedulingPolicy policy;
@@ -49,6 +51,9 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
   private int[] cStage = new int[1024];
   private int[] cNode = new int[1024];
   private double[] cStart = new double[1024];
+  private int[] cTask = new int[1024];
+  private int[] cPos = new int[1024]; // position in its job's running list
+  private long[] cHandle = new long[1024];
   private int[] cFree = new int[1024];
   private int cFreeTop;
   private int cCapacity;
@@ -58,6 +63,8 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
   private int finishedJobs;
   private boolean dirty;
   private long placements;
+  private long preemptions;
+  private double wakeAt = Double.POSITIVE_INFINITY;
 
   /**
    * @param workload the jobs; each job's queue must name a leaf of {@code queues}, or be remapped
@@ -170,6 +177,12 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
     switch (kind) {
       case JOB_ARRIVAL -> arrive(a);
       case TASK_FINISH -> finishTask(a);
+      case WAKE_UP -> {
+        if (engine.now() >= wakeAt) {
+          wakeAt = Double.POSITIVE_INFINITY;
+        }
+        dirty = true;
+      }
       default -> throw new IllegalStateException("unknown event kind " + kind);
     }
   }
@@ -179,6 +192,11 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
     if (dirty) {
       dirty = false;
       policy.schedule(this, this);
+      double wake = policy.nextWakeUp(this);
+      if (wake > engine.now() && wake < wakeAt) {
+        engine.at(wake, WAKE_UP, 0, 0);
+        wakeAt = wake;
+      }
       // usage changes within an instant last zero time, so sampling once per instant is exact
       double now = engine.now();
       cpuUtil.update(now, used[Resource.VCORES]);
@@ -212,6 +230,7 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
     addTo(used, demand, -1);
     addTo(j.queue.used, demand, -1);
     addTo(j.used, demand, -1);
+    j.removeContainer(c, cPos);
     j.running--;
     j.finished++;
     boolean wasRunnable = j.hasRunnableTask();
@@ -238,7 +257,8 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
     if (!j.hasRunnableTask()) {
       return Outcome.NOTHING_RUNNABLE;
     }
-    int stage = j.ready[j.readyHead];
+    boolean relaunch = j.killedCount > 0;
+    int stage = relaunch ? j.killedStage[j.killedCount - 1] : j.ready[j.readyHead];
     StageSpec s = j.spec.stages().get(stage);
     Resource demand = s.taskDemand();
     if (!fits(node, demand)) {
@@ -247,9 +267,14 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
     if (!j.spec.constraints().isEmpty() && !j.spec.admits(nodes[node])) {
       return Outcome.CONSTRAINT_VIOLATED;
     }
-    int task = j.stageNext[stage]++;
-    if (j.stageNext[stage] == s.taskCount()) {
-      j.readyHead++;
+    int task;
+    if (relaunch) {
+      task = j.killedTask[--j.killedCount];
+    } else {
+      task = j.stageNext[stage]++;
+      if (j.stageNext[stage] == s.taskCount()) {
+        j.readyHead++;
+      }
     }
     for (int k = 0; k < dims; k++) {
       free[node * dims + k] -= demand.get(k);
@@ -272,9 +297,54 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
     cStage[c] = stage;
     cNode[c] = node;
     cStart[c] = now;
-    engine.at(now + s.duration(task) / nodes[node].performanceFactor(), TASK_FINISH, c, 0);
+    cTask[c] = task;
+    j.addContainer(c, cPos);
+    cHandle[c] = engine.at(now + s.duration(task) / nodes[node].performanceFactor(), TASK_FINISH, c, 0);
     placements++;
     return Outcome.PLACED;
+  }
+
+  @Override
+  public boolean preempt(JobView view) {
+    SimJob j = (SimJob) view;
+    if (j.containerCount == 0) {
+      return false;
+    }
+    int victim = j.containers[0];
+    for (int k = 1; k < j.containerCount; k++) {
+      int c = j.containers[k];
+      if (cStart[c] > cStart[victim] || (cStart[c] == cStart[victim] && c > victim)) {
+        victim = c;
+      }
+    }
+    engine.cancel(cHandle[victim]);
+    int stage = cStage[victim];
+    int node = cNode[victim];
+    Resource demand = j.spec.stages().get(stage).taskDemand();
+    for (int k = 0; k < dims; k++) {
+      free[node * dims + k] += demand.get(k);
+    }
+    updateOpen(node);
+    addTo(used, demand, -1);
+    addTo(j.queue.used, demand, -1);
+    addTo(j.used, demand, -1);
+    j.removeContainer(victim, cPos);
+    j.running--;
+    boolean wasRunnable = j.hasRunnableTask();
+    j.kill(stage, cTask[victim]);
+    if (!wasRunnable) {
+      runnable.insert(j);
+      j.queue.runnable.insert(j);
+    }
+    cFree[cFreeTop++] = victim;
+    preemptions++;
+    dirty = true;
+    return true;
+  }
+
+  /** Tasks preempted so far. */
+  public long preemptions() {
+    return preemptions;
   }
 
   private static void addTo(long[] vec, Resource r, int sign) {
@@ -291,6 +361,9 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
       cStage = Arrays.copyOf(cStage, n);
       cNode = Arrays.copyOf(cNode, n);
       cStart = Arrays.copyOf(cStart, n);
+      cTask = Arrays.copyOf(cTask, n);
+      cPos = Arrays.copyOf(cPos, n);
+      cHandle = Arrays.copyOf(cHandle, n);
       cFree = Arrays.copyOf(cFree, n);
       for (int i = n - 1; i >= cCapacity; i--) {
         cFree[cFreeTop++] = i;
@@ -432,6 +505,36 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
     double firstStart = -1;
     double finishTime = -1;
     final long[] used;
+    // running containers (for preemption) and killed tasks waiting to start again
+    int[] containers = new int[4];
+    int containerCount;
+    int[] killedStage = new int[0];
+    int[] killedTask = new int[0];
+    int killedCount;
+
+    void addContainer(int c, int[] pos) {
+      if (containerCount == containers.length) {
+        containers = Arrays.copyOf(containers, containerCount * 2);
+      }
+      pos[c] = containerCount;
+      containers[containerCount++] = c;
+    }
+
+    void removeContainer(int c, int[] pos) {
+      int at = pos[c];
+      int last = containers[--containerCount];
+      containers[at] = last;
+      pos[last] = at;
+    }
+
+    void kill(int stage, int task) {
+      if (killedCount == killedStage.length) {
+        killedStage = Arrays.copyOf(killedStage, Math.max(4, killedCount * 2));
+        killedTask = Arrays.copyOf(killedTask, Math.max(4, killedCount * 2));
+      }
+      killedStage[killedCount] = stage;
+      killedTask[killedCount++] = task;
+    }
 
     SimJob(int index, JobSpec spec, SimQueue queue, int dims) {
       this.used = new long[dims];
@@ -479,7 +582,7 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
 
     @Override
     public boolean hasRunnableTask() {
-      return arrived && readyHead < readyTail;
+      return arrived && (readyHead < readyTail || killedCount > 0);
     }
 
     @Override
@@ -487,7 +590,7 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
       if (!hasRunnableTask()) {
         throw new IllegalStateException("job " + spec.id() + " has no task ready to start");
       }
-      return spec.stages().get(ready[readyHead]).taskDemand();
+      return spec.stages().get(killedCount > 0 ? killedStage[killedCount - 1] : ready[readyHead]).taskDemand();
     }
 
     @Override
