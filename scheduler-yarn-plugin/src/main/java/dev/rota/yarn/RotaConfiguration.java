@@ -13,6 +13,7 @@ import java.util.stream.Stream;
 
 import org.apache.hadoop.conf.Configuration;
 
+import dev.rota.yarn.adaptive.AdaptiveKeys;
 import dev.rota.yarn.hybrid.HybridKeys;
 
 /**
@@ -58,9 +59,13 @@ public final class RotaConfiguration {
             "When true, a self-check problem (e.g. child capacities not summing to 100) fails ResourceManager start, "
                     + "or rejects the refreshQueues, instead of being logged as a warning.");
 
-    /** All declared keys, in documentation order: the rule-engine keys, then {@link HybridKeys#KEYS}. */
-    public static final List<RotaKey<?>> KEYS = Stream.concat(
-            Stream.of(SELF_CHECK_ENABLED, RULES_DIR, SELF_CHECK_FAIL_ON_FINDING), HybridKeys.KEYS.stream()).toList();
+    /**
+     * All declared keys, in documentation order: the rule-engine keys, then {@link HybridKeys#KEYS}, then
+     * {@link AdaptiveKeys#KEYS}.
+     */
+    public static final List<RotaKey<?>> KEYS = Stream.of(
+            Stream.<RotaKey<?>>of(SELF_CHECK_ENABLED, RULES_DIR, SELF_CHECK_FAIL_ON_FINDING), HybridKeys.KEYS.stream(),
+            AdaptiveKeys.KEYS.stream()).flatMap(s -> s).toList();
 
     private static final Map<String, RotaKey<?>> BY_NAME = KEYS.stream()
             .collect(Collectors.toUnmodifiableMap(RotaKey::name, Function.identity()));
@@ -92,7 +97,8 @@ public final class RotaConfiguration {
                 SELF_CHECK_ENABLED.parse(rota.get(KEY_SELF_CHECK_ENABLED)),
                 RULES_DIR.parse(rota.get(KEY_RULES_DIR)),
                 SELF_CHECK_FAIL_ON_FINDING.parse(rota.get(KEY_SELF_CHECK_FAIL_ON_FINDING)),
-                HybridKeys.parse(rota));
+                HybridKeys.parse(rota),
+                AdaptiveKeys.parse(rota));
     }
 
     private static void rejectUnknownKeys(Map<String, String> rota) {

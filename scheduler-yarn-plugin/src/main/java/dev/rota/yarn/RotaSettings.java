@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
 
+import dev.rota.yarn.adaptive.AdaptiveSettings;
 import dev.rota.yarn.hybrid.HybridSettings;
 
 /**
@@ -16,8 +17,10 @@ import dev.rota.yarn.hybrid.HybridSettings;
  * @param failOnFinding    {@value RotaConfiguration#KEY_SELF_CHECK_FAIL_ON_FINDING}: a self-check problem
  *                         fails RM start / the refresh instead of being logged (default false)
  * @param hybrid           the {@code yarn.scheduler.rota.hybrid.*} settings (hybrid scheduling, Dice)
+ * @param adaptive         the {@code yarn.scheduler.rota.adaptive.*} settings (AdaptiveConfig's tuner)
  */
-public record RotaSettings(boolean selfCheckEnabled, Optional<Path> rulesDir, boolean failOnFinding, HybridSettings hybrid) {
+public record RotaSettings(boolean selfCheckEnabled, Optional<Path> rulesDir, boolean failOnFinding, HybridSettings hybrid,
+        AdaptiveSettings adaptive) {
 
     /** Every key at its default. */
     public static final RotaSettings DEFAULTS = new RotaSettings(true, Optional.empty(), false);
@@ -25,6 +28,12 @@ public record RotaSettings(boolean selfCheckEnabled, Optional<Path> rulesDir, bo
     public RotaSettings {
         Objects.requireNonNull(rulesDir, "rulesDir");
         Objects.requireNonNull(hybrid, "hybrid");
+        Objects.requireNonNull(adaptive, "adaptive");
+    }
+
+    /** The rule-engine and hybrid settings with every adaptive key at its default. */
+    public RotaSettings(boolean selfCheckEnabled, Optional<Path> rulesDir, boolean failOnFinding, HybridSettings hybrid) {
+        this(selfCheckEnabled, rulesDir, failOnFinding, hybrid, AdaptiveSettings.DEFAULTS);
     }
 
     /** The rule-engine settings with every hybrid key at its default. */
@@ -42,6 +51,7 @@ public record RotaSettings(boolean selfCheckEnabled, Optional<Path> rulesDir, bo
         return RotaConfiguration.KEY_SELF_CHECK_ENABLED + "=" + selfCheckEnabled + ", "
                 + RotaConfiguration.KEY_RULES_DIR + "=" + rulesDir.map(Path::toString).orElse("(empty: bundled rules)") + ", "
                 + RotaConfiguration.KEY_SELF_CHECK_FAIL_ON_FINDING + "=" + failOnFinding + ", "
-                + hybrid.describe();
+                + hybrid.describe() + ", "
+                + "adaptive: " + adaptive.describe();
     }
 }
