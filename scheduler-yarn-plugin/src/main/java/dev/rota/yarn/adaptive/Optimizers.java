@@ -1,0 +1,41 @@
+package dev.rota.yarn.adaptive;
+
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Optional;
+
+import dev.rota.core.adaptive.JavaLatencyComparator;
+
+/**
+ * The optimizer for the current settings, kept between intervals (its curve cache makes an unchanged group
+ * free) and replaced when {@code adaptive.comparator} or {@code adaptive.rules-dir} changes. Not thread-safe.
+ */
+final class Optimizers {
+
+    private record Key(AdaptiveSettings.Comparator comparator, Optional<Path> rulesDir) {
+    }
+
+    private Key key;
+    private CoreCapacityOptimizer current;
+
+    /** The optimizer for {@code s}. */
+    CapacityOptimizer forSettings(AdaptiveSettings s) {
+        Key k = new Key(s.comparator(), s.rulesDir());
+        if (!k.equals(key)) {
+            CoreCapacityOptimizer next = create(s);
+            if (current != null) {
+                current.close();
+            }
+            current = next;
+            key = k;
+        }
+        return Objects.requireNonNull(current);
+    }
+
+    private static CoreCapacityOptimizer create(AdaptiveSettings s) {
+        return switch (s.comparator()) {
+            case JAVA -> new CoreCapacityOptimizer(new JavaLatencyComparator(), "java");
+            case DROOLS -> throw new IllegalStateException("the Drools comparator is not available yet");
+        };
+    }
+}
