@@ -108,6 +108,9 @@ public class AdaptiveConfigTuner implements SchedulingEditPolicy {
     }
 
     private void warnOnce(String message) {
+        if (metrics != null) {
+            metrics.decided(message);
+        }
         if (!message.equals(lastSettingsProblem)) {
             LOG.warn(message);
             lastSettingsProblem = message;

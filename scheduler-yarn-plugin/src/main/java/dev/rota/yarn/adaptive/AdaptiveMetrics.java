@@ -19,7 +19,7 @@ import dev.rota.yarn.ReplacingSource;
  * demand, no change, or dry run), {@code ValidationFailures} (a file, setting or candidate rejected before
  * anything was written), {@code Rollbacks} (a refresh failed or did not take effect, the last good file
  * was restored). Gauges: {@code LastSearchMillis} (the optimizer's last run), {@code LastApplyMillis}
- * (validate + write + refresh).
+ * (validate + write + refresh). Tag: {@code LastDecision} (the last interval's log line).
  */
 public final class AdaptiveMetrics implements MetricsSource {
 
@@ -45,7 +45,10 @@ public final class AdaptiveMetrics implements MetricsSource {
     private final MutableGaugeLong lastApplyMillis = registry.newGauge("LastApplyMillis",
             "Duration of the last validate + write + refresh, ms", 0L);
 
+    private volatile String lastDecision = "(none yet)";
+
     AdaptiveMetrics() {
+        registry.tag("LastDecision", "The last interval's decision, as logged", lastDecision);
     }
 
     /** A fresh registered source, replacing any earlier one of this JVM. */
@@ -66,6 +69,17 @@ public final class AdaptiveMetrics implements MetricsSource {
     @Override
     public void getMetrics(MetricsCollector collector, boolean all) {
         registry.snapshot(collector.addRecord(registry.info()), all);
+    }
+
+    /** Records the interval's decision line (JMX attribute {@code tag.LastDecision}). */
+    void decided(String line) {
+        lastDecision = line;
+        registry.tag("LastDecision", "The last interval's decision, as logged", line, true);
+    }
+
+    /** The last interval's decision line. */
+    public String lastDecision() {
+        return lastDecision;
     }
 
     void interval() {

@@ -14,12 +14,14 @@ import dev.rota.core.adaptive.AdaptiveJob;
 import dev.rota.core.adaptive.AdaptiveTuner;
 import dev.rota.core.adaptive.ClusterState;
 import dev.rota.core.adaptive.GroupBounds;
+import dev.rota.core.adaptive.GroupConfiguration;
 import dev.rota.core.adaptive.GroupOptimizer;
 import dev.rota.core.adaptive.GroupState;
 import dev.rota.core.adaptive.IntraQueuePolicy;
 import dev.rota.core.adaptive.JavaLatencyComparator;
 import dev.rota.core.adaptive.LatencyComparator;
 import dev.rota.core.adaptive.QueueBounds;
+import dev.rota.core.adaptive.QueueSetting;
 import dev.rota.core.adaptive.SearchSpace;
 import dev.rota.core.adaptive.TuningPlan;
 
@@ -39,9 +41,11 @@ import dev.rota.core.adaptive.TuningPlan;
  *       time relative to now (time 0);</li>
  *   <li>search space: CapacityScheduler capacities in steps of 1/{@value #GRID_UNITS} of the group within the
  *       queue bounds, FIFO inside queues (the paper's CapacityScheduler experiments fix FIFO);</li>
+ *   <li>each queue's elasticity is modelled: maxShare = its maximum-capacity (or its capacity when larger);</li>
  *   <li>group targets: the DP's containers per group as percentages of the tuned share of root; queue targets:
- *       the group's best configuration at those containers. A group with no application keeps its queue
- *       split (any configuration is equally good for it).</li>
+ *       the group's best configuration at those containers, but only when its predicted mean latency beats
+ *       the current split's (evaluated with the same comparator at the same containers); otherwise, and for a
+ *       group with no application, the queue split is kept.</li>
  * </ul>
  * Holds the tuner (and its curve cache) between intervals; not thread-safe.
  */
@@ -49,11 +53,18 @@ public final class CoreCapacityOptimizer implements CapacityOptimizer, AutoClose
 
     /** Capacity grid resolution inside a group: {@value} steps (5 %). */
     public static final int GRID_UNITS = 20;
+    /**
+     * A group's queue split changes only when the best configuration's predicted mean latency beats the
+     * current split's by more than this relative margin ({@value}); ties keep the operator's split.
+     */
+    public static final double KEEP_TOLERANCE = 1e-6;
 
     private final AdaptiveTuner tuner;
+    private final LatencyComparator comparator;
     private final String comparatorName;
 
     public CoreCapacityOptimizer(LatencyComparator comparator, String comparatorName) {
+        this.comparator = comparator;
         this.tuner = new AdaptiveTuner(Objects.requireNonNull(comparator, "comparator"), GroupOptimizer.Options.defaults(),
                 Math.min(2, AdaptiveDefaults.threads()));
         this.comparatorName = comparatorName;
@@ -76,6 +87,7 @@ public final class CoreCapacityOptimizer implements CapacityOptimizer, AutoClose
         int total = (int) Math.floor(workload.clusterContainers() * tunedShare / 100 + 1e-9);
         List<ClusterState.Group> groups = new ArrayList<>();
         Map<String, Boolean> hasJobs = new LinkedHashMap<>();
+        Map<String, GroupState> states = new LinkedHashMap<>();
         for (Map.Entry<String, List<String>> g : tuned.groups().entrySet()) {
             List<String> leaves = g.getValue();
             List<QueueBounds> bounds = leaves.stream().map(l -> {
@@ -92,7 +104,10 @@ public final class CoreCapacityOptimizer implements CapacityOptimizer, AutoClose
             }
             hasJobs.put(g.getKey(), !jobs.isEmpty());
             GroupState state = new GroupState(g.getKey(), leaves, bounds, jobs, 0.0, null);
-            SearchSpace space = SearchSpace.capacityGrid(leaves.size(), GRID_UNITS, bounds, List.of(IntraQueuePolicy.FIFO));
+            states.put(g.getKey(), state);
+            SearchSpace grid = SearchSpace.capacityGrid(leaves.size(), GRID_UNITS, bounds, List.of(IntraQueuePolicy.FIFO));
+            SearchSpace space = SearchSpace.of(grid.description() + " with maximum-capacity",
+                    grid.configurations().stream().map(c -> withMaximum(c, leaves, tuned)).toList());
             groups.add(new ClusterState.Group(state, space, GroupBounds.of(state)));
         }
         long t0 = System.nanoTime();
@@ -100,23 +115,48 @@ public final class CoreCapacityOptimizer implements CapacityOptimizer, AutoClose
         long ms = (System.nanoTime() - t0) / 1_000_000;
         int given = plan.groups().stream().mapToInt(TuningPlan.GroupPlan::containers).sum();
         Map<String, Double> targets = new LinkedHashMap<>();
+        Map<String, String> chosen = new LinkedHashMap<>();
         for (TuningPlan.GroupPlan gp : plan.groups()) {
             if (given > 0) {
                 targets.put(gp.group(), tunedShare * gp.containers() / given);
             }
-            if (Boolean.TRUE.equals(hasJobs.get(gp.group()))) {
-                List<String> leaves = tuned.groups().get(gp.group());
-                for (int i = 0; i < leaves.size(); i++) {
-                    targets.put(leaves.get(i), 100 * gp.config().queues().get(i).share());
-                }
+            List<String> leaves = tuned.groups().get(gp.group());
+            if (!Boolean.TRUE.equals(hasJobs.get(gp.group()))) {
+                chosen.put(gp.group(), "(no jobs: queues kept)");
+                continue;
+            }
+            GroupConfiguration current = withMaximum(GroupConfiguration.capacity(IntraQueuePolicy.FIFO,
+                    leaves.stream().mapToDouble(l -> tuned.current(l) / 100).toArray()), leaves, tuned);
+            double currentLatency = comparator.averageLatency(states.get(gp.group()), current, gp.containers());
+            if (currentLatency <= gp.predictedLatency() * (1 + KEEP_TOLERANCE) + 1e-9) {
+                chosen.put(gp.group(), String.format(Locale.ROOT, "queues kept (current split %.1fs is as good)", currentLatency));
+                continue;
+            }
+            chosen.put(gp.group(), gp.config().label() + String.format(Locale.ROOT, " (current split %.1fs)", currentLatency));
+            for (int i = 0; i < leaves.size(); i++) {
+                targets.put(leaves.get(i), 100 * gp.config().queues().get(i).share());
             }
         }
         String summary = comparatorName + " comparator, R=" + total + " containers" + (plan.overloaded() ? " (overloaded: lower bounds exceed R)" : "")
-                + ", " + plan.groups().stream().map(gp -> String.format(Locale.ROOT, "%s %d containers %s L*=%.1fs", gp.group(),
-                        gp.containers(), Boolean.TRUE.equals(hasJobs.get(gp.group())) ? gp.config().label() : "(no jobs)",
-                        gp.predictedLatency())).collect(Collectors.joining(", "))
+                + ", " + plan.groups().stream().map(gp -> String.format(Locale.ROOT, "%s %d containers L*=%.1fs %s", gp.group(),
+                        gp.containers(), gp.predictedLatency(), chosen.get(gp.group()))).collect(Collectors.joining(", "))
                 + ", " + plan.evaluations() + " comparator runs";
         return new Result(Collections.unmodifiableMap(targets), ms, summary);
+    }
+
+    /**
+     * {@code c} with each queue's maxShare = its configured maximum-capacity, or its capacity when that is
+     * larger (the tuner raises maximum-capacity to the new capacity then), so the comparator models the
+     * elasticity the real queue will have.
+     */
+    static GroupConfiguration withMaximum(GroupConfiguration c, List<String> leaves, TunedQueues tuned) {
+        List<QueueSetting> qs = new ArrayList<>();
+        for (int i = 0; i < leaves.size(); i++) {
+            QueueSetting q = c.queues().get(i);
+            double max = Math.min(1.0, Math.max(tuned.maximum().getOrDefault(leaves.get(i), 100.0) / 100, q.share()));
+            qs.add(new QueueSetting(q.share(), Math.max(max, 1e-9), q.policy()));
+        }
+        return new GroupConfiguration(c.kind(), qs);
     }
 
     @Override

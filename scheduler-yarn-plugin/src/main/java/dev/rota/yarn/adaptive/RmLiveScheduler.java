@@ -4,6 +4,7 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CSQueue;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
@@ -34,9 +35,13 @@ final class RmLiveScheduler implements LiveScheduler {
 
     @Override
     public void validate(String candidateText) throws Exception {
-        Configuration candidate = new Configuration(cs.getConfig());
+        // the throw-away scheduler must not start scheduling monitors: they would instantiate this tuner (and
+        // every other policy) a second time against the live scheduler
+        Configuration old = new Configuration(cs.getConfig());
+        old.setBoolean(YarnConfiguration.RM_SCHEDULER_ENABLE_MONITORS, false);
+        Configuration candidate = new Configuration(old);
         candidate.addResource(new ByteArrayInputStream(candidateText.getBytes(StandardCharsets.UTF_8)), "candidate capacity-scheduler.xml");
-        CapacitySchedulerConfigValidator.validateCSConfiguration(cs.getConfig(), candidate, rmContext);
+        CapacitySchedulerConfigValidator.validateCSConfiguration(old, candidate, rmContext);
     }
 
     @Override

@@ -15,8 +15,10 @@ import java.util.Objects;
  * @param groups       tuned group path → its child queue paths, in file order
  * @param current      configured capacity (percent of the parent) of every queue in {@code rootChildren} and
  *                     of every group child
+ * @param maximum      configured maximum-capacity (percent of the parent; 100 when unset) of the same queues
  */
-public record TunedQueues(List<String> rootChildren, Map<String, List<String>> groups, Map<String, Double> current) {
+public record TunedQueues(List<String> rootChildren, Map<String, List<String>> groups, Map<String, Double> current,
+        Map<String, Double> maximum) {
 
     public TunedQueues {
         rootChildren = List.copyOf(rootChildren);
@@ -24,6 +26,7 @@ public record TunedQueues(List<String> rootChildren, Map<String, List<String>> g
         groups.forEach((k, v) -> g.put(k, List.copyOf(v)));
         groups = java.util.Collections.unmodifiableMap(g);
         current = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(current));
+        maximum = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(maximum));
     }
 
     /**
@@ -62,17 +65,20 @@ public record TunedQueues(List<String> rootChildren, Map<String, List<String>> g
                     + xml.describe(CapacitySchedulerXml.key(CapacitySchedulerXml.ROOT, "queues")) + " = " + root.children() + ")");
         }
         Map<String, Double> current = new LinkedHashMap<>();
+        Map<String, Double> maximum = new LinkedHashMap<>();
         Map<String, List<String>> byGroup = new LinkedHashMap<>();
         for (String child : root.children()) {
             current.put(child, capacity(xml, queues.get(child)));
+            maximum.put(child, queues.get(child).maximumCapacity().orElse(100));
         }
         for (String g : groups) {
             byGroup.put(g, queues.get(g).children());
             for (String leaf : queues.get(g).children()) {
                 current.put(leaf, capacity(xml, queues.get(leaf)));
+                maximum.put(leaf, queues.get(leaf).maximumCapacity().orElse(100));
             }
         }
-        return new TunedQueues(root.children(), byGroup, current);
+        return new TunedQueues(root.children(), byGroup, current, maximum);
     }
 
     private static double capacity(CapacitySchedulerXml xml, CapacitySchedulerXml.Queue q) {

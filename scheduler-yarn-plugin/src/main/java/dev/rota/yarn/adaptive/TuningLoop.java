@@ -140,6 +140,7 @@ public final class TuningLoop {
 
     private Decision log(Decision d) {
         String line = "AdaptiveConfig interval " + interval + " " + d.kind() + ": " + d.line();
+        metrics.decided(line);
         if (d.kind() == Kind.INVALID || d.kind() == Kind.ROLLED_BACK) {
             LOG.warn(line);
         } else {

@@ -58,10 +58,13 @@ public record Workload(double nowSeconds, int clusterContainers, Map<String, Lis
         return apps.stream().filter(a -> queues.contains(a.queue())).toList();
     }
 
-    /** Groups with an application that is not in {@code seenBefore} and still asks for containers. */
+    /**
+     * Groups with an application that is not in {@code seenBefore} (every application listed still has
+     * tasks to run, pending or running: it needs resources in this interval).
+     */
     public Set<String> groupsWithNewDemand(Set<String> seenBefore) {
         return groups.keySet().stream()
-                .filter(g -> appsOf(g).stream().anyMatch(a -> a.pendingTasks() > 0 && !seenBefore.contains(a.id())))
+                .filter(g -> appsOf(g).stream().anyMatch(a -> !seenBefore.contains(a.id())))
                 .collect(Collectors.toCollection(java.util.LinkedHashSet::new));
     }
 
