@@ -81,21 +81,19 @@ public final class FairSchedulerXml {
                     + ", expected <allocations>");
         }
         List<String> top = new ArrayList<>();
+        queues.put("root", new Queue("root", List.of(), Settings.NONE, doc.root().line())); // first; completed below
         for (XmlDocument.Element e : queueElements(doc.root())) {
             String name = name(e);
             if (name.equals("root")) {
+                queues.remove("root");
                 visit(e, "root");
                 queues.get("root").children().forEach(top::add);
             } else {
                 top.add(visit(e, "root." + name));
             }
         }
-        if (!queues.containsKey("root")) {
-            queues.put("root", new Queue("root", top, Settings.NONE, doc.root().line()));
-        } else if (top.size() != queues.get("root").children().size()) {
-            Queue r = queues.get("root");
-            queues.put("root", new Queue("root", top, r.settings(), r.line()));
-        }
+        Queue r = queues.get("root");
+        queues.put("root", new Queue("root", top, r.settings(), r.line()));
     }
 
     public static FairSchedulerXml read(Path file) throws IOException {

@@ -166,6 +166,7 @@ public final class XmlDocument {
 
         private final XmlDocument doc;
         private final List<Change> changes = new ArrayList<>();
+        private final Map<Element, StringBuilder> intoSelfClosing = new LinkedHashMap<>();
 
         private Editor(XmlDocument doc) {
             this.doc = doc;
@@ -188,8 +189,9 @@ public final class XmlDocument {
          * {@code parent}'s last child (or two spaces deeper than {@code parent}).
          */
         public Editor appendChild(Element parent, String xml) {
-            if (parent.selfClosing()) {
-                throw new IllegalArgumentException("cannot append to self-closing " + parent.describe());
+            if (parent.selfClosing()) { // <x/> becomes <x>xml...</x>, on one line
+                intoSelfClosing.computeIfAbsent(parent, p -> new StringBuilder()).append(xml.replace("\n", ""));
+                return this;
             }
             String indent = parent.children.isEmpty() ? indentOf(parent.start) + "  "
                     : indentOf(parent.children.get(parent.children.size() - 1).start);
@@ -207,6 +209,11 @@ public final class XmlDocument {
         /** The changed document, parsed and checked again. */
         public XmlDocument apply() {
             List<Change> sorted = new ArrayList<>(changes);
+            intoSelfClosing.forEach((e, inner) -> {
+                String tag = doc.text.substring(e.start, e.end);
+                String open = tag.substring(0, tag.length() - 2).stripTrailing() + ">";
+                sorted.add(new Change(e.start, e.end, open + inner + "</" + e.name + ">", sorted.size()));
+            });
             sorted.sort(Comparator.comparingInt(Change::start).thenComparingInt(Change::order));
             StringBuilder out = new StringBuilder(doc.text.length() + 256);
             int pos = 0;

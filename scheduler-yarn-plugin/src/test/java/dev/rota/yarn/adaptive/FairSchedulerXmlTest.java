@@ -88,17 +88,17 @@ class FairSchedulerXmlTest {
                 "fair-scheduler.xml queue root.alpha (<queue> at line 4): <schedulingPolicy> = 'fifo' on a parent queue (the"
                         + " Fair Scheduler allows fifo on leaf queues only)");
         assertInvalid(fs().with(Map.of("root.alpha.low", FairSchedulerXml.Settings.NONE.withSchedulingPolicy("drf"))),
-                "fair-scheduler.xml queue root.alpha.low (<queue> at line 7): <schedulingPolicy> = 'drf' under a 'fair' parent"
+                "fair-scheduler.xml queue root.alpha.low (<queue> at line 8): <schedulingPolicy> = 'drf' under a 'fair' parent"
                         + " root.alpha (the Fair Scheduler rejects it and drops the queue)");
         assertInvalid(fs().with(Map.of("root.alpha.low", FairSchedulerXml.Settings.NONE.withMaxResources("512 mb, 1 vcores"))),
-                "fair-scheduler.xml queue root.alpha.low (<queue> at line 7): <minResources> '1024 mb, 1 vcores' exceeds"
+                "fair-scheduler.xml queue root.alpha.low (<queue> at line 8): <minResources> '1024 mb, 1 vcores' exceeds"
                         + " <maxResources> '512 mb, 1 vcores'");
         assertInvalid(fs().with(Map.of("root.alpha.low", FairSchedulerXml.Settings.NONE.withSchedulingPolicy("lottery"))),
-                "fair-scheduler.xml queue root.alpha.low (<queue> at line 7): <schedulingPolicy> = 'lottery' is not fifo, fair,"
+                "fair-scheduler.xml queue root.alpha.low (<queue> at line 8): <schedulingPolicy> = 'lottery' is not fifo, fair,"
                         + " drf or a class name");
         InvalidSchedulerFileException w = assertThrows(InvalidSchedulerFileException.class,
                 () -> FairSchedulerXml.parse("fs.xml", ALLOCATIONS.replace("<weight>3</weight>", "<weight>-3</weight>")));
-        assertEquals("fs.xml queue root.alpha.high: <weight> at line 6 = '-3' is not a non-negative number", w.getMessage());
+        assertEquals("fs.xml queue root.alpha.high: <weight> at line 7 = '-3' is not a non-negative number", w.getMessage());
     }
 
     @Test
