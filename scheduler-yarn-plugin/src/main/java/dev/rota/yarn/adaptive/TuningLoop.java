@@ -93,6 +93,8 @@ public final class TuningLoop {
             plan = CapacityPlanner.plan(xml, tuned, settings, result.targets());
         } catch (InvalidSchedulerFileException e) {
             return invalid(e.getMessage());
+        } catch (IllegalStateException e) {
+            return invalid(e.getMessage());
         } catch (RuntimeException e) {
             return invalid("the optimizer failed: " + CapacityApplier.rootMessage(e));
         }
