@@ -27,8 +27,9 @@ import dev.rota.yarn.RotaConfiguration;
  * <p>The {@code yarn.scheduler.rota.adaptive.*} keys are read from the scheduler's live configuration on
  * every interval, so a {@code yarn rmadmin -refreshQueues} changes them; an invalid value skips the
  * interval with a WARN line naming key and value. Works with {@code RotaCapacityScheduler} and with the
- * stock CapacityScheduler (file-based configuration store); see docs/adaptiveconfig-yarn.md for what is not
- * supported.
+ * stock CapacityScheduler; with a mutable configuration store ({@code yarn.scheduler.configuration.store.class}
+ * other than {@code file}) it applies through YARN's mutable configuration API instead of the file
+ * ({@link MutableConfApplier}). See docs/adaptiveconfig-yarn.md for what is not supported.
  */
 public class AdaptiveConfigTuner implements SchedulingEditPolicy {
 
@@ -74,13 +75,11 @@ public class AdaptiveConfigTuner implements SchedulingEditPolicy {
             return;
         }
         intervalMillis = s.intervalMillis();
+        LiveScheduler live = new RmLiveScheduler(cs, rmContext);
         if (cs.isConfigurationMutable()) {
-            metrics.interval();
-            metrics.validationFailed();
-            warnOnce("AdaptiveConfig interval skipped: the CapacityScheduler uses a mutable configuration store ("
-                    + YarnConfiguration.SCHEDULER_CONFIGURATION_STORE_CLASS + "=" + cs.getConfig().get(
-                    YarnConfiguration.SCHEDULER_CONFIGURATION_STORE_CLASS) + "); the tuner rewrites capacity-scheduler.xml"
-                    + " and needs the file store (docs/adaptiveconfig-yarn.md)");
+            lastSettingsProblem = null;
+            loop.tick(s, new MutableConfApplier(cs, rmContext, live), live,
+                    tuned -> WorkloadReader.read(cs, rmContext, tuned, s, System.currentTimeMillis()));
             return;
         }
         Path file;
@@ -93,7 +92,6 @@ public class AdaptiveConfigTuner implements SchedulingEditPolicy {
             return;
         }
         lastSettingsProblem = null;
-        LiveScheduler live = new RmLiveScheduler(cs, rmContext);
         loop.tick(s, file, live, tuned -> WorkloadReader.read(cs, rmContext, tuned, s, System.currentTimeMillis()));
     }
 

@@ -35,7 +35,7 @@ public final class AdaptiveMetrics implements MetricsSource {
     private final MutableCounterLong applied = registry.newCounter("Applied",
             "New capacities written and live after a queue refresh", 0L);
     private final MutableCounterLong skipped = registry.newCounter("Skipped",
-            "Intervals with nothing to apply: no group with new demand, no change, or dry run", 0L);
+            "Intervals with nothing to apply: no group with new demand, no resources, no change, or dry run", 0L);
     private final MutableCounterLong validationFailures = registry.newCounter("ValidationFailures",
             "Intervals stopped before writing: unreadable file, invalid setting or candidate", 0L);
     private final MutableCounterLong rollbacks = registry.newCounter("Rollbacks",

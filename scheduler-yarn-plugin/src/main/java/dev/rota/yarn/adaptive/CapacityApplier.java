@@ -21,7 +21,7 @@ import org.apache.hadoop.conf.Configuration;
  * {@link InvalidSchedulerFileException} naming the file and the queue or property; file and running
  * configuration are untouched.
  */
-public final class CapacityApplier {
+public final class CapacityApplier implements ConfTarget {
 
     /** What happened to a plan. */
     public enum Outcome {
@@ -45,13 +45,23 @@ public final class CapacityApplier {
         this.live = Objects.requireNonNull(live, "live");
     }
 
+    @Override
+    public String origin() {
+        return store.file().toString();
+    }
+
+    @Override
+    public byte[] read() throws java.io.IOException {
+        return store.read();
+    }
+
     /**
      * Checks {@code candidate} against {@code plan} without writing anything.
      *
      * @throws InvalidSchedulerFileException naming the file and what is wrong
      */
-    public void validate(CapacitySchedulerXml current, CapacitySchedulerXml candidate, TunedQueues tuned,
-            AdaptiveSettings settings, CapacityPlanner.Plan plan) {
+    public static void validate(CapacitySchedulerXml current, CapacitySchedulerXml candidate, TunedQueues tuned,
+            AdaptiveSettings settings, CapacityPlanner.Plan plan, LiveScheduler live) {
         String origin = candidate.origin();
         CapacitySchedulerXml back = CapacitySchedulerXml.parse(origin, candidate.text());
         try {
@@ -117,6 +127,7 @@ public final class CapacityApplier {
      *
      * @param readBytes the exact bytes {@code candidate} was planned from: the last good version
      */
+    @Override
     public Result apply(byte[] readBytes, CapacitySchedulerXml candidate, CapacityPlanner.Plan plan) throws Exception {
         store.write(readBytes, candidate.text());
         String failure;
@@ -142,6 +153,13 @@ public final class CapacityApplier {
     }
 
     private String liveMismatch(CapacityPlanner.Plan plan) {
+        String wrong = liveMismatch(plan, live);
+        return wrong == null ? null : wrong + ": is " + store.file() + " the capacity-scheduler.xml the ResourceManager loads? ("
+                + AdaptiveKeys.KEY_FILE + ")";
+    }
+
+    /** Null when every planned capacity is live, else which are not. */
+    static String liveMismatch(CapacityPlanner.Plan plan, LiveScheduler live) {
         List<String> wrong = new ArrayList<>();
         for (Map.Entry<String, Double> e : plan.capacities().entrySet()) {
             double got = live.liveCapacity(e.getKey());
@@ -150,8 +168,7 @@ public final class CapacityApplier {
                         + CapacitySchedulerXml.format(e.getValue()));
             }
         }
-        return wrong.isEmpty() ? null : "the refresh did not take effect (" + String.join(", ", wrong) + "): is " + store.file()
-                + " the capacity-scheduler.xml the ResourceManager loads? (" + AdaptiveKeys.KEY_FILE + ")";
+        return wrong.isEmpty() ? null : "the refresh did not take effect (" + String.join(", ", wrong) + ")";
     }
 
     static String rootMessage(Throwable e) {

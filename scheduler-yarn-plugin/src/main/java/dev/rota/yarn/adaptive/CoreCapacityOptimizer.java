@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Collectors;
 
-import dev.rota.core.adaptive.AdaptiveDefaults;
 import dev.rota.core.adaptive.AdaptiveJob;
 import dev.rota.core.adaptive.AdaptiveTuner;
 import dev.rota.core.adaptive.ClusterState;
@@ -66,7 +65,7 @@ public final class CoreCapacityOptimizer implements CapacityOptimizer, AutoClose
     public CoreCapacityOptimizer(LatencyComparator comparator, String comparatorName) {
         this.comparator = comparator;
         this.tuner = new AdaptiveTuner(Objects.requireNonNull(comparator, "comparator"), GroupOptimizer.Options.defaults(),
-                Math.min(2, AdaptiveDefaults.threads()));
+                1); // one thread: the searches take milliseconds at cluster sizes a tuner sees, and no pool outlives the policy
         this.comparatorName = comparatorName;
     }
 

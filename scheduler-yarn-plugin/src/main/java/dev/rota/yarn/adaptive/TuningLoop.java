@@ -24,6 +24,8 @@ public final class TuningLoop {
     public enum Kind {
         /** No group got a new application that needs resources. */
         NO_NEW_DEMAND,
+        /** The cluster has no resources yet (no NodeManager): nothing to divide, the trigger is kept. */
+        NO_RESOURCES,
         /** The optimizer's capacities round to the current ones. */
         UNCHANGED,
         /** {@code adaptive.dry-run}: decided and logged only. */
@@ -59,16 +61,21 @@ public final class TuningLoop {
      * @param reader reads the workload of the tuned queues from the running scheduler
      */
     public Decision tick(AdaptiveSettings settings, Path file, LiveScheduler live, Function<TunedQueues, Workload> reader) {
+        return tick(settings, new CapacityApplier(new SchedulerFileStore(file, settings.historyDepth()), live), live, reader);
+    }
+
+    /** Runs one interval on {@code target} (a file or the mutable configuration store). */
+    public Decision tick(AdaptiveSettings settings, ConfTarget target, LiveScheduler live, Function<TunedQueues, Workload> reader) {
         interval++;
         metrics.interval();
-        SchedulerFileStore store = new SchedulerFileStore(file, settings.historyDepth());
+        String file = target.origin();
         byte[] bytes;
         CapacitySchedulerXml xml;
         TunedQueues tuned;
         Workload workload;
         try {
-            bytes = store.read();
-            xml = CapacitySchedulerXml.parse(file.toString(), new String(bytes, java.nio.charset.StandardCharsets.UTF_8));
+            bytes = target.read();
+            xml = CapacitySchedulerXml.parse(file, new String(bytes, java.nio.charset.StandardCharsets.UTF_8));
             tuned = TunedQueues.of(xml, settings);
             workload = reader.apply(tuned);
         } catch (InvalidSchedulerFileException e) {
@@ -84,6 +91,11 @@ public final class TuningLoop {
             metrics.skipped();
             return log(new Decision(Kind.NO_NEW_DEMAND, "no group has a new application needing resources; capacities kept ("
                     + workload.describe() + ")", null));
+        }
+        if (workload.clusterContainers() == 0) {
+            metrics.skipped();
+            return log(new Decision(Kind.NO_RESOURCES, "the cluster has no resources yet; groups with new demand " + triggered
+                    + " are tuned once NodeManagers register", null));
         }
         CapacityOptimizer.Result result;
         CapacityPlanner.Plan plan;
@@ -105,11 +117,10 @@ public final class TuningLoop {
             metrics.skipped();
             return log(new Decision(Kind.UNCHANGED, "capacities unchanged (" + why + ")", plan));
         }
-        CapacityApplier applier = new CapacityApplier(store, live);
         CapacitySchedulerXml candidate;
         try {
             candidate = xml.with(plan.changes());
-            applier.validate(xml, candidate, tuned, settings, plan);
+            CapacityApplier.validate(xml, candidate, tuned, settings, plan, live);
         } catch (InvalidSchedulerFileException e) {
             return invalid("candidate " + plan.describeChanges() + " rejected, nothing written: " + e.getMessage());
         }
@@ -119,7 +130,7 @@ public final class TuningLoop {
         }
         long start = System.nanoTime();
         try {
-            CapacityApplier.Result r = applier.apply(bytes, candidate, plan);
+            CapacityApplier.Result r = target.apply(bytes, candidate, plan);
             long ms = (System.nanoTime() - start) / 1_000_000;
             if (r.outcome() == CapacityApplier.Outcome.APPLIED) {
                 metrics.applied(ms);

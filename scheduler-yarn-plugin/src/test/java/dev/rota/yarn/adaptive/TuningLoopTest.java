@@ -202,6 +202,14 @@ class TuningLoopTest {
     }
 
     @Test
+    void anEmptyClusterKeepsTheTriggerForWhenNodeManagersRegister() throws Exception {
+        TuningLoop loop = loop();
+        Workload empty = new Workload(100, 0, workload("app_1").groups(), workload("app_1").apps());
+        assertEquals(TuningLoop.Kind.NO_RESOURCES, tick(loop, AdaptiveSettings.DEFAULTS, empty).kind());
+        assertEquals(TuningLoop.Kind.APPLIED, tick(loop, AdaptiveSettings.DEFAULTS, workload("app_1")).kind());
+    }
+
+    @Test
     void dryRunDecidesButWritesNothing() throws Exception {
         byte[] before = Files.readAllBytes(file);
         TuningLoop.Decision d = tick(loop(), AdaptiveKeys.parse(Map.of(AdaptiveKeys.KEY_DRY_RUN, "true")), workload("app_1"));
