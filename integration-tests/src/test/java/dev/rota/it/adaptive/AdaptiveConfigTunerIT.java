@@ -149,7 +149,7 @@ class AdaptiveConfigTunerIT {
         List<ApplicationId> burst = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             burst.add(workloads.submit(WorkloadSpec.simple("alpha-burst-" + i, "root.alpha.alpha_high", 512, 1,
-                    Collections.nCopies(6, 4_000L))));
+                    Collections.nCopies(5, 3_000L))));
         }
         await("the tuner gives alpha more than half of the cluster", 60, () -> live("root.alpha") > 50.0 + 1e-3);
         await("and alpha_high more than half of alpha", 30, () -> live("root.alpha.alpha_high") > 50.0 + 1e-3);
@@ -198,7 +198,7 @@ class AdaptiveConfigTunerIT {
         long applied = jmx("Applied");
 
         ApplicationId beta = workloads.submit(WorkloadSpec.simple("beta-1", "root.beta.beta_high", 512, 1,
-                Collections.nCopies(12, 3_000L)));
+                Collections.nCopies(8, 2_000L)));
         await("the next interval is rejected", 30, () -> jmx("ValidationFailures") > failures);
         String decision = AdaptiveMetrics.current().lastDecision();
         report("decision", decision);

@@ -71,8 +71,6 @@ class MutableConfTunerIT {
                 assertEquals(live, Double.parseDouble(stored), 0.01, "the store holds the live capacity");
                 assertEquals(100.0, live + cs.getQueue("root.beta").getCapacity() * 100, 0.01);
                 assertTrue(AdaptiveMetrics.current().applied() >= 1);
-                assertTrue(decision.contains("mutable configuration store (yarn.scheduler.configuration.store.class=memory)")
-                        || AdaptiveMetrics.current().applied() >= 1, decision);
                 assertArrayEquals(file, Files.readAllBytes(conf.installed(AdaptiveConfDir.CAPACITY_SCHEDULER)),
                         "capacity-scheduler.xml is not touched in mutable mode");
             } finally {
