@@ -37,7 +37,7 @@ import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
 public final class WorkloadReader {
 
     /** Scheduling property (and tag prefix) with an application's expected task runtime in seconds: {@value}. */
-    public static final String EXPECTED_TASK_SECONDS = "rota.expected-task-seconds";
+    public static final String EXPECTED_TASK_SECONDS = dev.rota.yarn.hybrid.JobClassifier.EXPECTED_TASK_SECONDS;
     private static final double MIN_REMAINING_SECONDS = 0.1;
 
     private WorkloadReader() {
