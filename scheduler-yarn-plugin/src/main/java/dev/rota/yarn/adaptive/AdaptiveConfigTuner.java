@@ -10,6 +10,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.monitor.SchedulingEditPolicy;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,7 +30,8 @@ import dev.rota.yarn.RotaConfiguration;
  * interval with a WARN line naming key and value. Works with {@code RotaCapacityScheduler} and with the
  * stock CapacityScheduler; with a mutable configuration store ({@code yarn.scheduler.configuration.store.class}
  * other than {@code file}) it applies through YARN's mutable configuration API instead of the file
- * ({@link MutableConfApplier}). See docs/adaptiveconfig-yarn.md for what is not supported.
+ * ({@link MutableConfApplier}). With a FairScheduler it tunes the queues' weights in the allocation file
+ * ({@link FairSchedulerTarget}). See docs/adaptiveconfig-yarn.md for what is not supported.
  */
 public class AdaptiveConfigTuner implements SchedulingEditPolicy {
 
@@ -40,6 +42,7 @@ public class AdaptiveConfigTuner implements SchedulingEditPolicy {
 
     private RMContext rmContext;
     private CapacityScheduler cs;
+    private FairScheduler fair;
     private AdaptiveMetrics metrics;
     private TuningLoop loop;
     private final Optimizers optimizers = new Optimizers();
@@ -48,14 +51,17 @@ public class AdaptiveConfigTuner implements SchedulingEditPolicy {
 
     @Override
     public void init(Configuration config, RMContext context, ResourceScheduler scheduler) {
-        if (!(scheduler instanceof CapacityScheduler capacityScheduler)) {
+        if (scheduler instanceof CapacityScheduler capacityScheduler) {
+            this.cs = capacityScheduler;
+        } else if (scheduler instanceof FairScheduler fairScheduler) {
+            this.fair = fairScheduler;
+        } else {
             throw new InvalidRotaConfigurationException(YarnConfiguration.RM_SCHEDULER_MONITOR_POLICIES,
                     config.get(YarnConfiguration.RM_SCHEDULER_MONITOR_POLICIES), getClass().getName()
-                    + " tunes a CapacityScheduler (or dev.rota.yarn.RotaCapacityScheduler), but the ResourceManager runs "
-                    + scheduler.getClass().getName());
+                    + " tunes a CapacityScheduler (or dev.rota.yarn.RotaCapacityScheduler) or a FairScheduler, but the"
+                    + " ResourceManager runs " + scheduler.getClass().getName());
         }
         this.rmContext = context;
-        this.cs = capacityScheduler;
         this.metrics = AdaptiveMetrics.register();
         this.loop = new TuningLoop(metrics, optimizers::forSettings);
         AdaptiveSettings s = settings();
@@ -75,6 +81,21 @@ public class AdaptiveConfigTuner implements SchedulingEditPolicy {
             return;
         }
         intervalMillis = s.intervalMillis();
+        if (fair != null) {
+            Path allocations;
+            try {
+                allocations = s.file().orElseGet(this::allocationFile);
+            } catch (IllegalStateException e) {
+                metrics.interval();
+                metrics.validationFailed();
+                warnOnce("AdaptiveConfig interval skipped: " + e.getMessage());
+                return;
+            }
+            lastSettingsProblem = null;
+            FairSchedulerTarget target = new FairSchedulerTarget(fair, rmContext, allocations, s.historyDepth());
+            loop.tick(s, target, target, tuned -> WorkloadReader.readFair(fair, rmContext, tuned, s, System.currentTimeMillis()));
+            return;
+        }
         LiveScheduler live = new RmLiveScheduler(cs, rmContext);
         if (cs.isConfigurationMutable()) {
             lastSettingsProblem = null;
@@ -98,7 +119,7 @@ public class AdaptiveConfigTuner implements SchedulingEditPolicy {
     /** The live settings, or null (logged once) when a key is invalid. */
     private AdaptiveSettings settings() {
         try {
-            return RotaConfiguration.from(cs.getConfiguration()).adaptive();
+            return RotaConfiguration.from(cs != null ? cs.getConfiguration() : fair.getConf()).adaptive();
         } catch (InvalidRotaConfigurationException e) {
             warnOnce("AdaptiveConfig interval skipped, running configuration untouched: " + e.getMessage());
             return null;
@@ -125,6 +146,25 @@ public class AdaptiveConfigTuner implements SchedulingEditPolicy {
         if (!"file".equals(url.getProtocol())) {
             throw new IllegalStateException(YarnConfiguration.CS_CONFIGURATION_FILE + " on the ResourceManager's classpath is "
                     + url + ", not a file the tuner can rewrite; set " + AdaptiveKeys.KEY_FILE);
+        }
+        try {
+            return Path.of(url.toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("cannot resolve " + url + ": " + e.getMessage());
+        }
+    }
+
+    /** The FairScheduler's allocation file ({@code yarn.scheduler.fair.allocation.file}), which must be a local file. */
+    private Path allocationFile() {
+        String name = fair.getConf().get("yarn.scheduler.fair.allocation.file", "fair-scheduler.xml");
+        Path direct = Path.of(name);
+        if (direct.isAbsolute()) {
+            return direct;
+        }
+        URL url = fair.getConf().getResource(name);
+        if (url == null || !"file".equals(url.getProtocol())) {
+            throw new IllegalStateException("the allocation file " + name + " is not a local file on the ResourceManager's"
+                    + " classpath (" + url + "); set " + AdaptiveKeys.KEY_FILE);
         }
         try {
             return Path.of(url.toURI());

@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
  * Immutable.
  *
  * @param nowSeconds        the instant, seconds since the epoch
- * @param clusterContainers how many unit containers (the scheduler's minimum allocation) the cluster holds
+ * @param clusterContainers how many unit containers (one vcore and the cluster's memory per vcore) the cluster holds
  * @param groups            group path → its queue paths, in file order
  * @param apps              the applications of the tuned queues with work left
  */

@@ -17,6 +17,9 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CSQueue;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.PendingAsk;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerApp;
+import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicationAttempt;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler;
 import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
 
 /**
@@ -31,8 +34,9 @@ import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
  * point of its life is half-way through on average); else {@code adaptive.default-task-seconds}. A
  * running container's remaining time is the estimate minus its age, at least 0.1 s.
  *
- * <p><b>Containers</b> are counted in unit containers of the scheduler's minimum allocation; an ask of
- * 2 GiB on a 1 GiB minimum counts as 2 per task (the larger of its memory and vcore multiples).
+ * <p><b>Containers</b> are counted in unit containers of one vcore and the cluster's memory per vcore
+ * (the paper's "1 core + 2 GB" container); the cluster holds as many as it has vcores, and an ask takes
+ * the larger of its memory and vcore multiples (at least 1).
  */
 public final class WorkloadReader {
 
@@ -46,10 +50,9 @@ public final class WorkloadReader {
     /** The workload of {@code tuned}'s groups in {@code cs} at {@code nowMillis}. */
     public static Workload read(CapacityScheduler cs, RMContext rmContext, TunedQueues tuned, AdaptiveSettings settings,
             long nowMillis) {
-        Resource unit = cs.getMinimumResourceCapability();
         Resource cluster = cs.getClusterResource();
-        int containers = (int) Math.min(cluster.getMemorySize() / Math.max(1, unit.getMemorySize()),
-                cluster.getVirtualCores() / Math.max(1, unit.getVirtualCores()));
+        Resource unit = unit(cluster);
+        int containers = containers(cluster);
         List<Workload.App> apps = new ArrayList<>();
         for (Map.Entry<String, List<String>> group : tuned.groups().entrySet()) {
             for (String leafPath : group.getValue()) {
@@ -65,7 +68,26 @@ public final class WorkloadReader {
         return new Workload(nowMillis / 1000.0, containers, tuned.groups(), apps);
     }
 
-    private static Optional<Workload.App> readApp(FiCaSchedulerApp app, String queue, RMContext rmContext, Resource unit,
+    /** The workload of {@code tuned}'s groups in a FairScheduler (its leaf queues' applications). */
+    public static Workload readFair(FairScheduler fs, RMContext rmContext, TunedQueues tuned, AdaptiveSettings settings,
+            long nowMillis) {
+        List<Workload.App> apps = new ArrayList<>();
+        for (Map.Entry<String, List<String>> group : tuned.groups().entrySet()) {
+            for (String leafPath : group.getValue()) {
+                List<ApplicationAttemptId> attempts = fs.getQueueManager().getQueue(leafPath) == null ? List.of()
+                        : fs.getAppsInQueue(leafPath);
+                for (ApplicationAttemptId id : attempts == null ? List.<ApplicationAttemptId>of() : attempts) {
+                    SchedulerApplicationAttempt app = fs.getSchedulerApp(id);
+                    if (app != null) {
+                        readApp(app, leafPath, rmContext, unit(fs.getClusterResource()), settings, nowMillis).ifPresent(apps::add);
+                    }
+                }
+            }
+        }
+        return new Workload(nowMillis / 1000.0, containers(fs.getClusterResource()), tuned.groups(), apps);
+    }
+
+    private static Optional<Workload.App> readApp(SchedulerApplicationAttempt app, String queue, RMContext rmContext, Resource unit,
             AdaptiveSettings settings, long nowMillis) {
         int pending = 0;
         int unitsPerTask = 1;
@@ -105,6 +127,17 @@ public final class WorkloadReader {
         double[] remaining = ages.stream().mapToDouble(age -> Math.max(MIN_REMAINING_SECONDS, taskSeconds - age)).toArray();
         return Optional.of(new Workload.App(app.getApplicationId().toString(), queue, submit, pending, unitsPerTask,
                 taskSeconds, source, remaining));
+    }
+
+    /** The unit container: one vcore and the cluster's memory per vcore (the paper's "1 core + 2 GB"). */
+    static Resource unit(Resource cluster) {
+        long vcores = Math.max(1, cluster.getVirtualCores());
+        return Resource.newInstance(Math.max(1, cluster.getMemorySize() / vcores), 1);
+    }
+
+    /** How many unit containers the cluster holds: its vcores (0 without NodeManagers). */
+    static int containers(Resource cluster) {
+        return cluster.getMemorySize() <= 0 ? 0 : Math.max(0, cluster.getVirtualCores());
     }
 
     /** Unit containers one allocation of {@code r} takes. */
