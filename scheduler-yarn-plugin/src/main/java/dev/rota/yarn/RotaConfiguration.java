@@ -13,6 +13,7 @@ import java.util.stream.Stream;
 
 import org.apache.hadoop.conf.Configuration;
 
+import dev.rota.yarn.adaptive.AdaptiveKeys;
 import dev.rota.yarn.hybrid.HybridKeys;
 import dev.rota.yarn.reservation.ReservationKeys;
 
@@ -61,11 +62,11 @@ public final class RotaConfiguration {
 
     /**
      * All declared keys, in documentation order: the rule-engine keys, then {@link HybridKeys#KEYS}, then
-     * {@link ReservationKeys#KEYS}.
+     * {@link ReservationKeys#KEYS}, then {@link AdaptiveKeys#KEYS}.
      */
     public static final List<RotaKey<?>> KEYS = Stream.of(
-            Stream.of(SELF_CHECK_ENABLED, RULES_DIR, SELF_CHECK_FAIL_ON_FINDING), HybridKeys.KEYS.stream(),
-            ReservationKeys.KEYS.stream()).flatMap(s -> s).toList();
+            Stream.<RotaKey<?>>of(SELF_CHECK_ENABLED, RULES_DIR, SELF_CHECK_FAIL_ON_FINDING), HybridKeys.KEYS.stream(),
+            ReservationKeys.KEYS.stream(), AdaptiveKeys.KEYS.stream()).flatMap(s -> s).toList();
 
     private static final Map<String, RotaKey<?>> BY_NAME = KEYS.stream()
             .collect(Collectors.toUnmodifiableMap(RotaKey::name, Function.identity()));
@@ -98,7 +99,8 @@ public final class RotaConfiguration {
                 RULES_DIR.parse(rota.get(KEY_RULES_DIR)),
                 SELF_CHECK_FAIL_ON_FINDING.parse(rota.get(KEY_SELF_CHECK_FAIL_ON_FINDING)),
                 HybridKeys.parse(rota),
-                ReservationKeys.parse(rota));
+                ReservationKeys.parse(rota),
+                AdaptiveKeys.parse(rota));
     }
 
     private static void rejectUnknownKeys(Map<String, String> rota) {

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
 
+import dev.rota.yarn.adaptive.AdaptiveSettings;
 import dev.rota.yarn.hybrid.HybridSettings;
 import dev.rota.yarn.reservation.ReservationSettings;
 
@@ -18,9 +19,10 @@ import dev.rota.yarn.reservation.ReservationSettings;
  *                         fails RM start / the refresh instead of being logged (default false)
  * @param hybrid           the {@code yarn.scheduler.rota.hybrid.*} settings (hybrid scheduling, Dice)
  * @param reservation      the {@code yarn.scheduler.rota.reservation.*} settings (Rayon in YARN's reservation system)
+ * @param adaptive         the {@code yarn.scheduler.rota.adaptive.*} settings (AdaptiveConfig's tuner)
  */
 public record RotaSettings(boolean selfCheckEnabled, Optional<Path> rulesDir, boolean failOnFinding, HybridSettings hybrid,
-        ReservationSettings reservation) {
+        ReservationSettings reservation, AdaptiveSettings adaptive) {
 
     /** Every key at its default. */
     public static final RotaSettings DEFAULTS = new RotaSettings(true, Optional.empty(), false);
@@ -29,11 +31,12 @@ public record RotaSettings(boolean selfCheckEnabled, Optional<Path> rulesDir, bo
         Objects.requireNonNull(rulesDir, "rulesDir");
         Objects.requireNonNull(hybrid, "hybrid");
         Objects.requireNonNull(reservation, "reservation");
+        Objects.requireNonNull(adaptive, "adaptive");
     }
 
-    /** The rule-engine and hybrid settings with every reservation key at its default. */
+    /** The rule-engine and hybrid settings with every reservation and adaptive key at its default. */
     public RotaSettings(boolean selfCheckEnabled, Optional<Path> rulesDir, boolean failOnFinding, HybridSettings hybrid) {
-        this(selfCheckEnabled, rulesDir, failOnFinding, hybrid, ReservationSettings.DEFAULTS);
+        this(selfCheckEnabled, rulesDir, failOnFinding, hybrid, ReservationSettings.DEFAULTS, AdaptiveSettings.DEFAULTS);
     }
 
     /** The rule-engine settings with every hybrid key at its default. */
@@ -52,6 +55,7 @@ public record RotaSettings(boolean selfCheckEnabled, Optional<Path> rulesDir, bo
                 + RotaConfiguration.KEY_RULES_DIR + "=" + rulesDir.map(Path::toString).orElse("(empty: bundled rules)") + ", "
                 + RotaConfiguration.KEY_SELF_CHECK_FAIL_ON_FINDING + "=" + failOnFinding + ", "
                 + hybrid.describe() + ", "
-                + reservation.describe();
+                + reservation.describe() + ", "
+                + "adaptive: " + adaptive.describe();
     }
 }

@@ -1,0 +1,185 @@
+package dev.rota.yarn.adaptive;
+
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.file.Path;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
+import org.apache.hadoop.yarn.server.resourcemanager.monitor.SchedulingEditPolicy;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.rota.yarn.InvalidRotaConfigurationException;
+import dev.rota.yarn.RotaConfiguration;
+
+/**
+ * AdaptiveConfig's tuner inside the ResourceManager, as a scheduling monitor policy:
+ * {@code yarn.resourcemanager.scheduler.monitor.enable=true} and this class in
+ * {@code yarn.resourcemanager.scheduler.monitor.policies}. Every {@code adaptive.interval-seconds} it runs
+ * one {@link TuningLoop} interval: read the workload of the tuned groups, optimize, and rewrite
+ * capacity-scheduler.xml (validated, atomic, previous version kept) followed by a queue refresh, rolling
+ * back to the last good file if the refresh fails.
+ *
+ * <p>The {@code yarn.scheduler.rota.adaptive.*} keys are read from the scheduler's live configuration on
+ * every interval, so a {@code yarn rmadmin -refreshQueues} changes them; an invalid value skips the
+ * interval with a WARN line naming key and value. Works with {@code RotaCapacityScheduler} and with the
+ * stock CapacityScheduler; with a mutable configuration store ({@code yarn.scheduler.configuration.store.class}
+ * other than {@code file}) it applies through YARN's mutable configuration API instead of the file
+ * ({@link MutableConfApplier}). With a FairScheduler it tunes the queues' weights in the allocation file
+ * ({@link FairSchedulerTarget}). See docs/adaptiveconfig-yarn.md for what is not supported.
+ */
+public class AdaptiveConfigTuner implements SchedulingEditPolicy {
+
+    /** The name YARN logs for this policy: {@value}. */
+    public static final String NAME = "RotaAdaptiveConfigTuner";
+
+    private static final Logger LOG = LoggerFactory.getLogger(AdaptiveConfigTuner.class);
+
+    private RMContext rmContext;
+    private CapacityScheduler cs;
+    private FairScheduler fair;
+    private AdaptiveMetrics metrics;
+    private TuningLoop loop;
+    private final Optimizers optimizers = new Optimizers();
+    private volatile long intervalMillis = AdaptiveSettings.DEFAULTS.intervalMillis();
+    private String lastSettingsProblem;
+
+    @Override
+    public void init(Configuration config, RMContext context, ResourceScheduler scheduler) {
+        if (scheduler instanceof CapacityScheduler capacityScheduler) {
+            this.cs = capacityScheduler;
+        } else if (scheduler instanceof FairScheduler fairScheduler) {
+            this.fair = fairScheduler;
+        } else {
+            throw new InvalidRotaConfigurationException(YarnConfiguration.RM_SCHEDULER_MONITOR_POLICIES,
+                    config.get(YarnConfiguration.RM_SCHEDULER_MONITOR_POLICIES), getClass().getName()
+                    + " tunes a CapacityScheduler (or dev.rota.yarn.RotaCapacityScheduler) or a FairScheduler, but the"
+                    + " ResourceManager runs " + scheduler.getClass().getName());
+        }
+        this.rmContext = context;
+        this.metrics = AdaptiveMetrics.register();
+        this.loop = new TuningLoop(metrics, optimizers::forSettings);
+        AdaptiveSettings s = settings();
+        if (s != null) {
+            intervalMillis = s.intervalMillis();
+            LOG.info("AdaptiveConfig tuner started: {}; metrics at JMX Hadoop:service=ResourceManager,name={}", s.describe(),
+                    AdaptiveMetrics.SOURCE_NAME);
+        }
+    }
+
+    @Override
+    public void editSchedule() {
+        AdaptiveSettings s = settings();
+        if (s == null) {
+            metrics.interval();
+            metrics.validationFailed();
+            return;
+        }
+        intervalMillis = s.intervalMillis();
+        if (fair != null) {
+            Path allocations;
+            try {
+                allocations = s.file().orElseGet(this::allocationFile);
+            } catch (IllegalStateException e) {
+                metrics.interval();
+                metrics.validationFailed();
+                warnOnce("AdaptiveConfig interval skipped: " + e.getMessage());
+                return;
+            }
+            lastSettingsProblem = null;
+            FairSchedulerTarget target = new FairSchedulerTarget(fair, rmContext, allocations, s.historyDepth());
+            loop.tick(s, target, target, tuned -> WorkloadReader.readFair(fair, rmContext, tuned, s, System.currentTimeMillis()));
+            return;
+        }
+        LiveScheduler live = new RmLiveScheduler(cs, rmContext);
+        if (cs.isConfigurationMutable()) {
+            lastSettingsProblem = null;
+            loop.tick(s, new MutableConfApplier(cs, rmContext, live), live,
+                    tuned -> WorkloadReader.read(cs, rmContext, tuned, s, System.currentTimeMillis()));
+            return;
+        }
+        Path file;
+        try {
+            file = s.file().orElseGet(this::classpathFile);
+        } catch (IllegalStateException e) {
+            metrics.interval();
+            metrics.validationFailed();
+            warnOnce("AdaptiveConfig interval skipped: " + e.getMessage());
+            return;
+        }
+        lastSettingsProblem = null;
+        loop.tick(s, file, live, tuned -> WorkloadReader.read(cs, rmContext, tuned, s, System.currentTimeMillis()));
+    }
+
+    /** The live settings, or null (logged once) when a key is invalid. */
+    private AdaptiveSettings settings() {
+        try {
+            return RotaConfiguration.from(cs != null ? cs.getConfiguration() : fair.getConf()).adaptive();
+        } catch (InvalidRotaConfigurationException e) {
+            warnOnce("AdaptiveConfig interval skipped, running configuration untouched: " + e.getMessage());
+            return null;
+        }
+    }
+
+    private void warnOnce(String message) {
+        if (metrics != null) {
+            metrics.decided(message);
+        }
+        if (!message.equals(lastSettingsProblem)) {
+            LOG.warn(message);
+            lastSettingsProblem = message;
+        }
+    }
+
+    /** The capacity-scheduler.xml the ResourceManager loads (first on its classpath), which must be a local file. */
+    private Path classpathFile() {
+        URL url = cs.getConfig().getResource(YarnConfiguration.CS_CONFIGURATION_FILE);
+        if (url == null) {
+            throw new IllegalStateException(YarnConfiguration.CS_CONFIGURATION_FILE + " is not on the ResourceManager's"
+                    + " classpath; set " + AdaptiveKeys.KEY_FILE);
+        }
+        if (!"file".equals(url.getProtocol())) {
+            throw new IllegalStateException(YarnConfiguration.CS_CONFIGURATION_FILE + " on the ResourceManager's classpath is "
+                    + url + ", not a file the tuner can rewrite; set " + AdaptiveKeys.KEY_FILE);
+        }
+        try {
+            return Path.of(url.toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("cannot resolve " + url + ": " + e.getMessage());
+        }
+    }
+
+    /** The FairScheduler's allocation file ({@code yarn.scheduler.fair.allocation.file}), which must be a local file. */
+    private Path allocationFile() {
+        String name = fair.getConf().get("yarn.scheduler.fair.allocation.file", "fair-scheduler.xml");
+        Path direct = Path.of(name);
+        if (direct.isAbsolute()) {
+            return direct;
+        }
+        URL url = fair.getConf().getResource(name);
+        if (url == null || !"file".equals(url.getProtocol())) {
+            throw new IllegalStateException("the allocation file " + name + " is not a local file on the ResourceManager's"
+                    + " classpath (" + url + "); set " + AdaptiveKeys.KEY_FILE);
+        }
+        try {
+            return Path.of(url.toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("cannot resolve " + url + ": " + e.getMessage());
+        }
+    }
+
+    @Override
+    public long getMonitoringInterval() {
+        return intervalMillis;
+    }
+
+    @Override
+    public String getPolicyName() {
+        return NAME;
+    }
+}

@@ -1,0 +1,165 @@
+package dev.rota.yarn.adaptive;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+import dev.rota.core.adaptive.AdaptiveJob;
+import dev.rota.core.adaptive.AdaptiveTuner;
+import dev.rota.core.adaptive.ClusterState;
+import dev.rota.core.adaptive.GroupBounds;
+import dev.rota.core.adaptive.GroupConfiguration;
+import dev.rota.core.adaptive.GroupOptimizer;
+import dev.rota.core.adaptive.GroupState;
+import dev.rota.core.adaptive.IntraQueuePolicy;
+import dev.rota.core.adaptive.JavaLatencyComparator;
+import dev.rota.core.adaptive.LatencyComparator;
+import dev.rota.core.adaptive.QueueBounds;
+import dev.rota.core.adaptive.QueueSetting;
+import dev.rota.core.adaptive.SearchSpace;
+import dev.rota.core.adaptive.TuningPlan;
+
+/**
+ * The optimizer of the ResourceManager tuner: scheduler-core's {@link AdaptiveTuner} (per group, the best
+ * configuration at every resource level with the latency comparator; then the cluster-level DP over the
+ * groups' curves). Translates the {@link Workload} into core's {@link ClusterState} and the
+ * {@link TuningPlan} back into percentages.
+ *
+ * <p>Translation rules:
+ * <ul>
+ *   <li>R = the cluster's unit containers times the share of root the tuned groups hold together (siblings
+ *       of the groups that are not tuned keep their part);</li>
+ *   <li>one {@link GroupState} per group: its queues (leaf names in file order) with the operator bounds as
+ *       {@link QueueBounds}; one {@link AdaptiveJob} per application: its pending containers as tasks of the
+ *       estimated duration, its running containers as running tasks with their remaining time, submission
+ *       time relative to now (time 0);</li>
+ *   <li>search space: CapacityScheduler capacities in steps of 1/{@value #GRID_UNITS} of the group within the
+ *       queue bounds, FIFO inside queues (the paper's CapacityScheduler experiments fix FIFO);</li>
+ *   <li>each queue's elasticity is modelled: maxShare = its maximum-capacity (or its capacity when larger);</li>
+ *   <li>group targets: the DP's containers per group as percentages of the tuned share of root; queue targets:
+ *       the group's best configuration at those containers, but only when its predicted mean latency beats
+ *       the current split's (evaluated with the same comparator at the same containers); otherwise, and for a
+ *       group with no application, the queue split is kept.</li>
+ * </ul>
+ * Holds the tuner (and its curve cache) between intervals; not thread-safe.
+ */
+public final class CoreCapacityOptimizer implements CapacityOptimizer, AutoCloseable {
+
+    /** Capacity grid resolution inside a group: {@value} steps (5 %). */
+    public static final int GRID_UNITS = 20;
+    /**
+     * A group's queue split changes only when the best configuration's predicted mean latency beats the
+     * current split's by more than this relative margin ({@value}); ties keep the operator's split.
+     */
+    public static final double KEEP_TOLERANCE = 1e-6;
+
+    private final AdaptiveTuner tuner;
+    private final LatencyComparator comparator;
+    private final String comparatorName;
+
+    public CoreCapacityOptimizer(LatencyComparator comparator, String comparatorName) {
+        this.comparator = comparator;
+        this.tuner = new AdaptiveTuner(Objects.requireNonNull(comparator, "comparator"), GroupOptimizer.Options.defaults(),
+                1); // one thread: the searches take milliseconds at cluster sizes a tuner sees, and no pool outlives the policy
+        this.comparatorName = comparatorName;
+    }
+
+    /** With the Java comparator. */
+    public CoreCapacityOptimizer() {
+        this(new JavaLatencyComparator(), "java");
+    }
+
+    @Override
+    public Result optimize(Workload workload, TunedQueues tuned, AdaptiveSettings settings) {
+        double fixed = 0;
+        for (String q : tuned.rootChildren()) {
+            if (!tuned.groups().containsKey(q)) {
+                fixed += tuned.current(q);
+            }
+        }
+        double tunedShare = Math.max(0, 100 - fixed);
+        int total = (int) Math.floor(workload.clusterContainers() * tunedShare / 100 + 1e-9);
+        List<ClusterState.Group> groups = new ArrayList<>();
+        Map<String, Boolean> hasJobs = new LinkedHashMap<>();
+        Map<String, GroupState> states = new LinkedHashMap<>();
+        for (Map.Entry<String, List<String>> g : tuned.groups().entrySet()) {
+            List<String> leaves = g.getValue();
+            List<QueueBounds> bounds = leaves.stream().map(l -> {
+                AdaptiveSettings.Bounds b = settings.bounds(l);
+                return new QueueBounds(b.min() / 100, b.max() / 100);
+            }).toList();
+            List<AdaptiveJob> jobs = new ArrayList<>();
+            for (Workload.App a : workload.appsOf(g.getKey())) {
+                double[] tasks = new double[a.pendingTasks()];
+                java.util.Arrays.fill(tasks, a.taskSeconds());
+                jobs.add(new AdaptiveJob(a.id(), leaves.indexOf(a.queue()), a.submitSeconds() - workload.nowSeconds(), tasks,
+                        a.unitsPerTask(), a.unitsPerTask(), AdaptiveJob.ANY_MACHINE, Double.POSITIVE_INFINITY,
+                        a.runningRemaining()));
+            }
+            hasJobs.put(g.getKey(), !jobs.isEmpty());
+            GroupState state = new GroupState(g.getKey(), leaves, bounds, jobs, 0.0, null);
+            states.put(g.getKey(), state);
+            SearchSpace grid = SearchSpace.capacityGrid(leaves.size(), GRID_UNITS, bounds, List.of(IntraQueuePolicy.FIFO));
+            SearchSpace space = SearchSpace.of(grid.description() + " with maximum-capacity",
+                    grid.configurations().stream().map(c -> withMaximum(c, leaves, tuned)).toList());
+            groups.add(new ClusterState.Group(state, space, GroupBounds.of(state)));
+        }
+        long t0 = System.nanoTime();
+        TuningPlan plan = tuner.tune(new ClusterState(total, groups));
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        int given = plan.groups().stream().mapToInt(TuningPlan.GroupPlan::containers).sum();
+        Map<String, Double> targets = new LinkedHashMap<>();
+        Map<String, String> chosen = new LinkedHashMap<>();
+        for (TuningPlan.GroupPlan gp : plan.groups()) {
+            if (given > 0) {
+                targets.put(gp.group(), tunedShare * gp.containers() / given);
+            }
+            List<String> leaves = tuned.groups().get(gp.group());
+            if (!Boolean.TRUE.equals(hasJobs.get(gp.group()))) {
+                chosen.put(gp.group(), "(no jobs: queues kept)");
+                continue;
+            }
+            GroupConfiguration current = withMaximum(GroupConfiguration.capacity(IntraQueuePolicy.FIFO,
+                    leaves.stream().mapToDouble(l -> tuned.current(l) / 100).toArray()), leaves, tuned);
+            double currentLatency = comparator.averageLatency(states.get(gp.group()), current, gp.containers());
+            if (currentLatency <= gp.predictedLatency() * (1 + KEEP_TOLERANCE) + 1e-9) {
+                chosen.put(gp.group(), String.format(Locale.ROOT, "queues kept (current split %.1fs is as good)", currentLatency));
+                continue;
+            }
+            chosen.put(gp.group(), gp.config().label() + String.format(Locale.ROOT, " (current split %.1fs)", currentLatency));
+            for (int i = 0; i < leaves.size(); i++) {
+                targets.put(leaves.get(i), 100 * gp.config().queues().get(i).share());
+            }
+        }
+        String summary = comparatorName + " comparator, R=" + total + " containers" + (plan.overloaded() ? " (overloaded: lower bounds exceed R)" : "")
+                + ", " + plan.groups().stream().map(gp -> String.format(Locale.ROOT, "%s %d containers L*=%.1fs %s", gp.group(),
+                        gp.containers(), gp.predictedLatency(), chosen.get(gp.group()))).collect(Collectors.joining(", "))
+                + ", " + plan.evaluations() + " comparator runs";
+        return new Result(Collections.unmodifiableMap(targets), ms, summary);
+    }
+
+    /**
+     * {@code c} with each queue's maxShare = its configured maximum-capacity, or its capacity when that is
+     * larger (the tuner raises maximum-capacity to the new capacity then), so the comparator models the
+     * elasticity the real queue will have.
+     */
+    static GroupConfiguration withMaximum(GroupConfiguration c, List<String> leaves, TunedQueues tuned) {
+        List<QueueSetting> qs = new ArrayList<>();
+        for (int i = 0; i < leaves.size(); i++) {
+            QueueSetting q = c.queues().get(i);
+            double max = Math.min(1.0, Math.max(tuned.maximum().getOrDefault(leaves.get(i), 100.0) / 100, q.share()));
+            qs.add(new QueueSetting(q.share(), Math.max(max, 1e-9), q.policy()));
+        }
+        return new GroupConfiguration(c.kind(), qs);
+    }
+
+    @Override
+    public void close() {
+        tuner.close();
+    }
+}
