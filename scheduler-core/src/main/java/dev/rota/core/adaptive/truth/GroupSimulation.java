@@ -26,8 +26,8 @@ import java.util.Objects;
  *       used / min share, and then the lowest used / weight (the Fair Scheduler's FairSharePolicy);
  *       ties go to the lower queue index.
  *   <li><b>job</b> in that queue: FIFO = earliest submission; FAIR = fewest containers held; DRF =
- *       smallest dominant share, containers held × max(cpu / group cores, memGb / group GB) with a
- *       group of {@code containers} × (1 core, 2 GB); ties by submission.
+ *       smallest dominant share over (containers, vcores), a group of {@code containers} containers
+ *       having as many vcores: containers held × max(1, vcores per task); ties by submission.
  *   <li><b>container</b>: a job first needs its ApplicationMaster container (when {@code amContainer}
  *       is set), held until the job finishes; then one container per task of its current stage, in
  *       task order, released when the task ends. The next stage's tasks are requested when every
@@ -163,7 +163,7 @@ public final class GroupSimulation implements SimEngine.Model {
         throw new IllegalArgumentException("job " + j.id() + " is in queue " + j.queue() + " but the configuration has "
             + nq + " queues");
       }
-      domUnit[i] = Math.max(j.cpu() / containers, j.memGb() / (2.0 * containers));
+      domUnit[i] = Math.max(1, j.vcores());
     }
     checkConfig(initial);
   }

@@ -8,8 +8,8 @@ import java.util.Objects;
  * per stage the <em>estimated</em> task durations (what a tuner may know, from a profile or a
  * task-time model) beside the <em>actual</em> ones (what the simulated cluster runs; estimate times
  * noise, see {@link TaskNoise}). Stage {@code s + 1} starts only when every task of stage {@code s}
- * has finished (a MapReduce map/reduce barrier). Each task holds one container; {@code cpu} and
- * {@code memGb} are what one of the job's containers is worth to DRF.
+ * has finished (a MapReduce map/reduce barrier). Each task holds one container (1 core / 2 GB) and
+ * uses {@code vcores} vcores, DRF's second resource (a container is worth one vcore of the group's).
  *
  * @param id index of the job in its mix, from 0 (also the arrival tie-breaker)
  * @param queue leaf queue index, from 0
@@ -17,11 +17,10 @@ import java.util.Objects;
  * @param submit submission time in seconds
  * @param estimated per stage, the estimated duration of each task (seconds)
  * @param actual per stage, the actual duration of each task (same shape as {@code estimated})
- * @param cpu cores per container (DRF)
- * @param memGb memory per container in GB (DRF)
+ * @param vcores vcores one task uses (>= 1; only DRF reads it)
  */
 public record TruthJob(int id, int queue, int priority, double submit, double[][] estimated, double[][] actual,
-    double cpu, double memGb) {
+    int vcores) {
   public TruthJob {
     if (queue < 0) {
       throw new IllegalArgumentException("job " + id + ": queue must be >= 0, got " + queue);
@@ -45,14 +44,14 @@ public record TruthJob(int id, int queue, int priority, double submit, double[][
         check(id, s, t, actual[s][t]);
       }
     }
-    if (!(cpu > 0) || !(memGb > 0)) {
-      throw new IllegalArgumentException("job " + id + ": cpu and memGb must be > 0");
+    if (vcores < 1) {
+      throw new IllegalArgumentException("job " + id + ": vcores per task must be >= 1, got " + vcores);
     }
   }
 
   /** A job whose actual durations equal the estimates (no noise). */
   public static TruthJob exact(int id, int queue, double submit, double[]... stages) {
-    return new TruthJob(id, queue, 2, submit, stages, stages, 1, 2);
+    return new TruthJob(id, queue, 2, submit, stages, stages, 1);
   }
 
   private static void check(int id, int s, int t, double d) {
@@ -126,14 +125,13 @@ public record TruthJob(int id, int queue, int priority, double submit, double[][
 
   /** The same job in another queue. */
   public TruthJob withQueue(int q, int prio) {
-    return new TruthJob(id, q, prio, submit, estimated, actual, cpu, memGb);
+    return new TruthJob(id, q, prio, submit, estimated, actual, vcores);
   }
 
   @Override
   public boolean equals(Object o) {
     return o instanceof TruthJob j && id == j.id && queue == j.queue && priority == j.priority && submit == j.submit
-        && Arrays.deepEquals(estimated, j.estimated) && Arrays.deepEquals(actual, j.actual) && cpu == j.cpu
-        && memGb == j.memGb;
+        && Arrays.deepEquals(estimated, j.estimated) && Arrays.deepEquals(actual, j.actual) && vcores == j.vcores;
   }
 
   @Override

@@ -72,10 +72,10 @@ class GroupSimulationTest {
 
   @Test
   void drfFavoursTheJobWithTheSmallerDominantShare() {
-    // 5 containers (5 cores, 10 GB). j0 containers are (1 core, 2 GB): dominant share 1/5 each;
-    // j1 containers are (1 core, 8 GB): 4/5 each. DRF gives j0 4 and j1 1 at t=0; Fair gives 3 and 2.
-    TruthJob j0 = new TruthJob(0, 0, 2, 0, new double[][] {tasks(4, 10)}, new double[][] {tasks(4, 10)}, 1, 2);
-    TruthJob j1 = new TruthJob(1, 0, 2, 0, new double[][] {tasks(2, 10)}, new double[][] {tasks(2, 10)}, 1, 8);
+    // 5 containers (5 vcores). j0 tasks use 1 vcore: dominant share 1/5 each; j1 tasks use 4 vcores:
+    // 4/5 each. DRF gives j0 4 and j1 1 at t=0; Fair gives 3 and 2.
+    TruthJob j0 = new TruthJob(0, 0, 2, 0, new double[][] {tasks(4, 10)}, new double[][] {tasks(4, 10)}, 1);
+    TruthJob j1 = new TruthJob(1, 0, 2, 0, new double[][] {tasks(2, 10)}, new double[][] {tasks(2, 10)}, 4);
     GroupSimulation.Result drf = GroupSimulation.run(List.of(j0, j1), 5, false, TruthConfig.fair(Policy.DRF, 0, 1, 1));
     assertArrayEquals(new double[] {10, 20}, drf.latency(), EPS);
     GroupSimulation.Result fair =
@@ -118,7 +118,7 @@ class GroupSimulationTest {
 
   @Test
   void actualDurationsNotEstimatesDriveTheRun() {
-    TruthJob j = new TruthJob(0, 0, 2, 0, new double[][] {{10}}, new double[][] {{7}}, 1, 2);
+    TruthJob j = new TruthJob(0, 0, 2, 0, new double[][] {{10}}, new double[][] {{7}}, 1);
     assertEquals(7, GroupSimulation.run(List.of(j), 1, false, TruthConfig.capacity(1.0, 1.0)).latency()[0], EPS);
   }
 
