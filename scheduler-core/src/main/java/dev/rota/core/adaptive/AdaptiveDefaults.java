@@ -1,0 +1,64 @@
+package dev.rota.core.adaptive;
+
+/**
+ * Every default of AdaptiveConfig in one place, each naming where it comes from. Where the paper leaves a
+ * choice open, the choice is ours and is marked "ours".
+ */
+public final class AdaptiveDefaults {
+    private AdaptiveDefaults() {
+    }
+
+    /** RRS confidence p: 0.99 (paper §3.3.3 and §4.5.1). */
+    public static final double RRS_CONFIDENCE = 0.99;
+
+    /** RRS shrink factor γ: 0.5 (paper §4.5.1). */
+    public static final double RRS_GAMMA = 0.5;
+
+    /** RRS initial over required granularity g^0/g^t: 10 (paper §4.5.1), so 4 iterations at γ = 0.5. */
+    public static final double RRS_G0_OVER_GT = 10.0;
+
+    /**
+     * Exhaustive search instead of RRS when the grid has at most as many points as RRS would sample (ours; the
+     * paper's grids of 5–27 points always qualify, and memoized RRS could not do better).
+     */
+    public static final boolean EXHAUSTIVE_WHEN_NOT_LARGER = true;
+
+    /** RRS random seed (ours): fixed, so a tuning run is reproducible. */
+    public static final long RRS_SEED = 42L;
+
+    /**
+     * Latency charged to a job that can never get a container under a configuration (ours): 10^7 s on top of
+     * the time already waited. Finite, so the DP's latency reductions stay numbers.
+     */
+    public static final double STARVATION_PENALTY_SECONDS = 1.0e7;
+
+    /**
+     * Most resource levels r the group optimizer evaluates exactly per group (ours). Wider ranges are sampled
+     * on an even grid (both ends included) and the curve is filled by a monotone (non-increasing) linear
+     * interpolation, with the best configuration of the nearest evaluated level. 0 = evaluate every level.
+     */
+    public static final int MAX_EXACT_LEVELS = 24;
+
+    /**
+     * r^Lower (ours, the digest's §1.4 reconstruction adapted to a comparator without AM containers): the
+     * containers running tasks hold now plus the largest task of any job with unstarted tasks, so that every
+     * job can make progress; at least 1. r^Upper: every job's peak demand met at once (Σ of running plus
+     * unstarted tasks × containers per task), raised so that each queue's maximum share still covers its
+     * own peak demand.
+     */
+    public static final String GROUP_BOUNDS = "held+largest-task .. sum-of-peaks";
+
+    /** Tuning interval: 120 s (paper §4.4, "typical"). */
+    public static final double TUNING_INTERVAL_SECONDS = 120.0;
+
+    /**
+     * Leftover containers after the DP (ours; the digest's fix 4): handed out one at a time to the group whose
+     * L* still falls the most, then, once no L* falls, in proportion to the groups' allocations.
+     */
+    public static final String LEFTOVER_POLICY = "marginal-gain-then-proportional";
+
+    /** Threads the tuner uses for group searches (ours): the available processors. */
+    public static int threads() {
+        return Math.max(1, Runtime.getRuntime().availableProcessors());
+    }
+}

@@ -1,0 +1,514 @@
+package dev.rota.core.adaptive;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The comparator in plain Java: the digest's corrected, event-driven Algorithm 1 with the four activation
+ * groups as code. {@code dev.rota.rules.adaptive.DroolsLatencyComparator} implements the same semantics as
+ * Drools rules; a cross-check test requires identical results.
+ *
+ * <h2>Semantics (shared with the rules)</h2>
+ * Time starts at {@link GroupState#now()}. The group's {@code r} containers split over machine types by largest
+ * remainder of {@link GroupState#machineTypeShares()}. Running tasks hold a <em>slot</em> ({@code containersPerTask}
+ * containers on the allowed machine type with the most free containers) until they finish. Events are slot
+ * finishes and job arrivals. At each event time:
+ * <ol>
+ * <li>every slot finishing now takes its job's next unstarted task (list scheduling, Algorithm 2) or, when the
+ * job has none left, is released; a job whose last slot is released completes; arriving jobs become pending;</li>
+ * <li><b>AG1</b> inter-queue: queue demand = Σ unstarted tasks × containers per task of its arrived jobs, used =
+ * containers held. Capacity: each queue first gets min(demand, guarantee − used), guarantee =
+ * ⌊max(capacity, bounds.min)·r⌋; Fair: min(demand, ⌊bounds.min·r⌋ − used). Then the remaining free containers
+ * go one at a time to the queue with unmet demand and {@code used + share < ⌊min(maxShare, bounds.max)·r⌋} whose
+ * (used + share) / (capacity or weight) is smallest (ties: lower queue index). Capacity with maxShare =
+ * capacity is Fig. 7a's non-elastic scheduler;</li>
+ * <li><b>AG2</b> intra-queue, per queue in index order, in whole tasks: FIFO / EDF / LRTF hand each job in
+ * order (submit; deadline; remaining unstarted work — then submit, then job index) as many tasks as fit;
+ * Fair / DRF hand one task at a time to the pending job holding the fewest containers / the smallest
+ * max(containers, vcores) (ties: submit, job index) while a task fits;</li>
+ * <li><b>AG3</b> constraints: a grant that would take a queue above its maximum is cut (newest first), and each
+ * granted task is placed on the allowed machine type with the most free containers (ties: lowest type); a task
+ * that fits nowhere stays unstarted until a later event;</li>
+ * <li><b>AG4</b> estimation: each placed task starts now on its new slot (Algorithm 2: new containers are
+ * available at the grant time and take the next task in execution order).</li>
+ * </ol>
+ * A job's latency is its completion minus its submission. A job that can never get a container is charged
+ * {@link AdaptiveDefaults#STARVATION_PENALTY_SECONDS} after the moment the simulation stalls.
+ *
+ * <p>Performance: a thread-confined scratch workspace is reused across calls, so {@link #averageLatency} allocates
+ * nothing once warmed up; an event costs O(slots + jobs) (linear scans, which beat heaps at group sizes).
+ * Thread-safe: each thread gets its own workspace.
+ */
+public final class JavaLatencyComparator implements LatencyComparator {
+
+    private static final double EPS = 1e-9;
+
+    private final ThreadLocal<Workspace> workspaces = ThreadLocal.withInitial(Workspace::new);
+
+    @Override
+    public double averageLatency(GroupState group, GroupConfiguration config, int containers) {
+        LatencyComparator.validate(group, config, containers);
+        Workspace w = workspaces.get();
+        w.run(group, config, containers);
+        return w.mean;
+    }
+
+    @Override
+    public LatencyEstimate estimate(GroupState group, GroupConfiguration config, int containers) {
+        LatencyComparator.validate(group, config, containers);
+        Workspace w = workspaces.get();
+        w.run(group, config, containers);
+        List<JobEstimate> out = new ArrayList<>(w.nJ);
+        List<AdaptiveJob> jobs = group.jobs();
+        for (int j = 0; j < w.nJ; j++) {
+            double submit = jobs.get(j).submitTime();
+            out.add(new JobEstimate(jobs.get(j).id(), w.firstGrant[j] - submit, w.completion[j] - w.firstGrant[j],
+                    w.completion[j], w.starved[j]));
+        }
+        return new LatencyEstimate(w.mean, out);
+    }
+
+    /** Splits {@code r} containers over machine types by largest remainder (ties: lower type). */
+    static void splitByType(double[] shares, int r, int[] out) {
+        int n = shares.length;
+        int given = 0;
+        for (int m = 0; m < n; m++) {
+            out[m] = (int) Math.floor(shares[m] * r + EPS);
+            given += out[m];
+        }
+        while (given < r) {
+            int best = -1;
+            double bestFrac = -1;
+            for (int m = 0; m < n; m++) {
+                double frac = shares[m] * r - out[m];
+                if (frac > bestFrac + EPS) {
+                    bestFrac = frac;
+                    best = m;
+                }
+            }
+            out[best]++;
+            given++;
+        }
+    }
+
+    /** ⌊share·r⌋ with the tolerance both implementations use. */
+    static int floorShare(double share, int r) {
+        return (int) Math.floor(share * r + EPS);
+    }
+
+    /** Reusable arrays; grown, never shrunk. */
+    private static final class Workspace {
+        int nJ;
+        int nQ;
+        int nM;
+        double mean;
+        // per job
+        AdaptiveJob[] job = new AdaptiveJob[0];
+        double[][] dur = new double[0][];
+        int[] next = new int[0];
+        int[] cpt = new int[0];
+        int[] vpt = new int[0];
+        int[] heldC = new int[0];
+        int[] heldV = new int[0];
+        int[] slotsOf = new int[0];
+        int[] grant = new int[0];
+        boolean[] arrived = new boolean[0];
+        boolean[] done = new boolean[0];
+        boolean[] starved = new boolean[0];
+        double[] submit = new double[0];
+        double[] deadline = new double[0];
+        double[] firstGrant = new double[0];
+        double[] completion = new double[0];
+        double[] remainingWork = new double[0];
+        int[] order = new int[0];
+        int[] pending = new int[0];
+        // per slot
+        int slotCount;
+        int[] slotJob = new int[0];
+        int[] slotType = new int[0];
+        double[] slotFree = new double[0];
+        // per queue
+        int[] used = new int[0];
+        int[] demand = new int[0];
+        int[] share = new int[0];
+        int[] guarantee = new int[0];
+        int[] maxC = new int[0];
+        double[] weight = new double[0];
+        IntraQueuePolicy[] policy = new IntraQueuePolicy[0];
+        // per machine type
+        int[] typeFree = new int[0];
+
+        void run(GroupState group, GroupConfiguration config, int r) {
+            List<AdaptiveJob> jobs = group.jobs();
+            nJ = jobs.size();
+            nQ = group.queues().size();
+            double[] shares = group.machineTypeShares();
+            nM = shares.length;
+            ensureJobs(nJ);
+            ensureQueues(nQ);
+            if (typeFree.length < nM) {
+                typeFree = new int[nM];
+            }
+            splitByType(shares, r, typeFree);
+            boolean capacity = config.kind() == SchedulerKind.CAPACITY;
+            for (int q = 0; q < nQ; q++) {
+                QueueSetting s = config.queues().get(q);
+                QueueBounds b = group.bounds().get(q);
+                weight[q] = s.share();
+                policy[q] = s.policy();
+                maxC[q] = floorShare(Math.min(s.maxShare(), b.max()), r);
+                guarantee[q] = capacity ? floorShare(Math.max(s.share(), b.min()), r) : floorShare(b.min(), r);
+            }
+            int totalSlots = 0;
+            double now = group.now();
+            for (int j = 0; j < nJ; j++) {
+                AdaptiveJob a = jobs.get(j);
+                job[j] = a;
+                dur[j] = a.taskSeconds();
+                next[j] = 0;
+                cpt[j] = a.containersPerTask();
+                vpt[j] = a.vcoresPerTask();
+                heldC[j] = 0;
+                heldV[j] = 0;
+                slotsOf[j] = 0;
+                submit[j] = a.submitTime();
+                deadline[j] = a.deadline();
+                arrived[j] = a.submitTime() <= now;
+                done[j] = false;
+                starved[j] = false;
+                firstGrant[j] = Double.NaN;
+                completion[j] = Double.NaN;
+                remainingWork[j] = 0;
+                totalSlots += a.taskSeconds().length + a.runningTaskSeconds().length;
+            }
+            ensureSlots(totalSlots);
+            slotCount = 0;
+            // seed J^Run with the running tasks
+            for (int j = 0; j < nJ; j++) {
+                double[] running = job[j].runningTaskSeconds();
+                if (running.length > 0) {
+                    firstGrant[j] = Math.min(submit[j], now);
+                    for (double rem : running) {
+                        int type = placeType(j, true);
+                        addSlot(j, type, now + rem);
+                    }
+                }
+            }
+            // FIFO order over all jobs: (submit, index); insertion sort, stable
+            for (int j = 0; j < nJ; j++) {
+                int k = j;
+                while (k > 0 && submit[order[k - 1]] > submit[j]) {
+                    order[k] = order[k - 1];
+                    k--;
+                }
+                order[k] = j;
+            }
+            double t = now;
+            while (true) {
+                allocate(t, r);
+                double nextT = Double.POSITIVE_INFINITY;
+                for (int s = 0; s < slotCount; s++) {
+                    if (slotFree[s] < nextT) {
+                        nextT = slotFree[s];
+                    }
+                }
+                for (int j = 0; j < nJ; j++) {
+                    if (!arrived[j] && submit[j] < nextT) {
+                        nextT = submit[j];
+                    }
+                }
+                if (nextT == Double.POSITIVE_INFINITY) {
+                    break;
+                }
+                t = nextT;
+                // slot finishes at t, in slot order; released slots are swapped out
+                int s = 0;
+                while (s < slotCount) {
+                    if (slotFree[s] != t) {
+                        s++;
+                        continue;
+                    }
+                    int j = slotJob[s];
+                    if (next[j] < dur[j].length) {
+                        double d = dur[j][next[j]++];
+                        slotFree[s] = t + d;
+                        s++;
+                    } else {
+                        typeFree[slotType[s]] += cpt[j];
+                        heldC[j] -= cpt[j];
+                        heldV[j] -= vpt[j];
+                        slotsOf[j]--;
+                        if (slotsOf[j] == 0) {
+                            done[j] = true;
+                            completion[j] = t;
+                        }
+                        slotCount--;
+                        slotJob[s] = slotJob[slotCount];
+                        slotType[s] = slotType[slotCount];
+                        slotFree[s] = slotFree[slotCount];
+                    }
+                }
+                for (int j = 0; j < nJ; j++) {
+                    if (!arrived[j] && submit[j] <= t) {
+                        arrived[j] = true;
+                    }
+                }
+            }
+            double sum = 0;
+            for (int j = 0; j < nJ; j++) {
+                if (!done[j]) {
+                    starved[j] = true;
+                    completion[j] = Math.max(t, submit[j]) + AdaptiveDefaults.STARVATION_PENALTY_SECONDS;
+                    if (Double.isNaN(firstGrant[j])) {
+                        firstGrant[j] = completion[j];
+                    }
+                }
+                sum += completion[j] - submit[j];
+            }
+            mean = nJ == 0 ? 0.0 : sum / nJ;
+        }
+
+        private void allocate(double t, int r) {
+            int free = 0;
+            for (int m = 0; m < nM; m++) {
+                if (typeFree[m] > 0) {
+                    free += typeFree[m];
+                }
+            }
+            if (free <= 0) {
+                return;
+            }
+            boolean anyDemand = false;
+            for (int q = 0; q < nQ; q++) {
+                used[q] = 0;
+                demand[q] = 0;
+                share[q] = 0;
+            }
+            for (int j = 0; j < nJ; j++) {
+                int q = job[j].queue();
+                used[q] += heldC[j];
+                if (arrived[j] && next[j] < dur[j].length) {
+                    demand[q] += (dur[j].length - next[j]) * cpt[j];
+                    anyDemand = true;
+                }
+            }
+            if (!anyDemand) {
+                return;
+            }
+            // AG1: guarantee (Capacity) or minimum (Fair), then one-at-a-time elastic / water-filling
+            int remaining = free;
+            for (int q = 0; q < nQ && remaining > 0; q++) {
+                int base = Math.min(demand[q], Math.min(guarantee[q], maxC[q]) - used[q]);
+                base = Math.min(base, remaining);
+                if (base > 0) {
+                    share[q] = base;
+                    remaining -= base;
+                }
+            }
+            while (remaining > 0) {
+                int best = -1;
+                double bestKey = Double.POSITIVE_INFINITY;
+                boolean bestZero = true;
+                for (int q = 0; q < nQ; q++) {
+                    if (demand[q] > share[q] && used[q] + share[q] < maxC[q]) {
+                        boolean zero = weight[q] <= 0.0;
+                        double key = zero ? used[q] + share[q] : (used[q] + share[q]) / weight[q];
+                        // queues with a positive weight come before zero-weight ones
+                        if (best < 0 || (!zero && bestZero) || (zero == bestZero && key < bestKey)) {
+                            best = q;
+                            bestKey = key;
+                            bestZero = zero;
+                        }
+                    }
+                }
+                if (best < 0) {
+                    break;
+                }
+                share[best]++;
+                remaining--;
+            }
+            // AG2 per queue, AG3 + AG4 per grant
+            for (int q = 0; q < nQ; q++) {
+                if (share[q] <= 0) {
+                    continue;
+                }
+                int np = pendingOf(q);
+                IntraQueuePolicy p = policy[q];
+                int left = share[q];
+                if (p == IntraQueuePolicy.FAIR || p == IntraQueuePolicy.DRF) {
+                    boolean drf = p == IntraQueuePolicy.DRF;
+                    while (true) {
+                        int best = -1;
+                        long bestKey = Long.MAX_VALUE;
+                        for (int i = 0; i < np; i++) {
+                            int j = pending[i];
+                            if (grant[j] < dur[j].length - next[j] && cpt[j] <= left) {
+                                long c = heldC[j] + (long) grant[j] * cpt[j];
+                                long key = drf ? Math.max(c, heldV[j] + (long) grant[j] * vpt[j]) : c;
+                                if (key < bestKey) {
+                                    bestKey = key;
+                                    best = j;
+                                }
+                            }
+                        }
+                        if (best < 0) {
+                            break;
+                        }
+                        grant[best]++;
+                        left -= cpt[best];
+                    }
+                } else {
+                    if (p == IntraQueuePolicy.LRTF) {
+                        for (int i = 0; i < np; i++) {
+                            int j = pending[i];
+                            double work = 0;
+                            for (int k = next[j]; k < dur[j].length; k++) {
+                                work += dur[j][k];
+                            }
+                            remainingWork[j] = work;
+                        }
+                        sortPending(np, remainingWork);
+                    } else if (p == IntraQueuePolicy.EDF) {
+                        sortPending(np, deadline);
+                    }
+                    for (int i = 0; i < np && left > 0; i++) {
+                        int j = pending[i];
+                        int g = Math.min(dur[j].length - next[j], left / cpt[j]);
+                        grant[j] = g;
+                        left -= g * cpt[j];
+                    }
+                }
+                // AG3 QueueMax: cut the newest grants if the queue would exceed its maximum
+                int over = used[q];
+                for (int i = 0; i < np; i++) {
+                    over += grant[pending[i]] * cpt[pending[i]];
+                }
+                over -= maxC[q];
+                for (int i = np - 1; i >= 0 && over > 0; i--) {
+                    int j = pending[i];
+                    while (grant[j] > 0 && over > 0) {
+                        grant[j]--;
+                        over -= cpt[j];
+                    }
+                }
+                // AG3 Placement + AG4: place each granted task, start it now
+                for (int i = 0; i < np; i++) {
+                    int j = pending[i];
+                    for (int g = grant[j]; g > 0; g--) {
+                        int type = placeType(j, false);
+                        if (type < 0) {
+                            break;
+                        }
+                        double d = dur[j][next[j]++];
+                        if (Double.isNaN(firstGrant[j])) {
+                            firstGrant[j] = t;
+                        }
+                        addSlot(j, type, t + d);
+                    }
+                    grant[j] = 0;
+                }
+            }
+        }
+
+        /** Pending jobs of queue q into {@code pending}, in FIFO order; returns their count. */
+        private int pendingOf(int q) {
+            int np = 0;
+            for (int i = 0; i < nJ; i++) {
+                int j = order[i];
+                if (job[j].queue() == q && arrived[j] && next[j] < dur[j].length) {
+                    pending[np++] = j;
+                    grant[j] = 0;
+                }
+            }
+            return np;
+        }
+
+        /** Stable insertion sort of pending[0..np) by key (ties keep FIFO order). */
+        private void sortPending(int np, double[] key) {
+            for (int i = 1; i < np; i++) {
+                int j = pending[i];
+                int k = i;
+                while (k > 0 && key[pending[k - 1]] > key[j]) {
+                    pending[k] = pending[k - 1];
+                    k--;
+                }
+                pending[k] = j;
+            }
+        }
+
+        /** The allowed machine type with the most free containers (ties: lowest); -1 if none fits. */
+        private int placeType(int j, boolean force) {
+            int best = -1;
+            for (int m = 0; m < nM; m++) {
+                if (job[j].allows(m) && (force || typeFree[m] >= cpt[j]) && (best < 0 || typeFree[m] > typeFree[best])) {
+                    best = m;
+                }
+            }
+            if (best < 0 && force) {
+                best = 0;
+            }
+            return best;
+        }
+
+        private void addSlot(int j, int type, double freeAt) {
+            typeFree[type] -= cpt[j];
+            heldC[j] += cpt[j];
+            heldV[j] += vpt[j];
+            slotsOf[j]++;
+            slotJob[slotCount] = j;
+            slotType[slotCount] = type;
+            slotFree[slotCount] = freeAt;
+            slotCount++;
+        }
+
+        private void ensureJobs(int n) {
+            if (job.length >= n) {
+                return;
+            }
+            int c = Math.max(n, job.length * 2);
+            job = new AdaptiveJob[c];
+            dur = new double[c][];
+            next = new int[c];
+            cpt = new int[c];
+            vpt = new int[c];
+            heldC = new int[c];
+            heldV = new int[c];
+            slotsOf = new int[c];
+            grant = new int[c];
+            arrived = new boolean[c];
+            done = new boolean[c];
+            starved = new boolean[c];
+            submit = new double[c];
+            deadline = new double[c];
+            firstGrant = new double[c];
+            completion = new double[c];
+            remainingWork = new double[c];
+            order = new int[c];
+            pending = new int[c];
+        }
+
+        private void ensureQueues(int n) {
+            if (used.length >= n) {
+                return;
+            }
+            used = new int[n];
+            demand = new int[n];
+            share = new int[n];
+            guarantee = new int[n];
+            maxC = new int[n];
+            weight = new double[n];
+            policy = new IntraQueuePolicy[n];
+        }
+
+        private void ensureSlots(int n) {
+            if (slotJob.length >= n) {
+                return;
+            }
+            int c = Math.max(n, slotJob.length * 2);
+            slotJob = Arrays.copyOf(slotJob, c);
+            slotType = Arrays.copyOf(slotType, c);
+            slotFree = Arrays.copyOf(slotFree, c);
+        }
+    }
+}
