@@ -45,6 +45,19 @@ public final class GroupSimulation implements SimEngine.Model {
   /** Share of a queue's maximum, and of the group, that ApplicationMasters may hold. */
   public static final double AM_SHARE = 0.5;
 
+  /**
+   * How jobs use containers.
+   *
+   * @param amContainer a job first needs an ApplicationMaster container, held until it finishes
+   * @param reuseContainers a container whose task ends runs the job's next unstarted task of the same
+   *     stage instead of going back to the scheduler (Spark executors, Tez container reuse; the
+   *     comparator's Algorithm 2 assumes this); off = MapReduce, one container per task
+   */
+  public record Execution(boolean amContainer, boolean reuseContainers) {
+    /** Hadoop MapReduce on YARN: an AM per job, a fresh container per task (the reproductions' default). */
+    public static final Execution MAPREDUCE = new Execution(true, false);
+  }
+
   /** Decides the configuration at a tuning moment. */
   public interface Controller {
     /** The configuration to apply from {@code snapshot.now()} on (the current one to keep it). */
@@ -92,6 +105,7 @@ public final class GroupSimulation implements SimEngine.Model {
   private final List<TruthJob> jobs;
   private final int containers;
   private final boolean am;
+  private final boolean reuse;
   private final Controller controller;
   private final double interval;
   private TruthConfig config;
@@ -118,11 +132,12 @@ public final class GroupSimulation implements SimEngine.Model {
   private int ams;
   private int free;
 
-  private GroupSimulation(List<TruthJob> jobs, int containers, boolean am, TruthConfig initial,
+  private GroupSimulation(List<TruthJob> jobs, int containers, Execution exec, TruthConfig initial,
       Controller controller, double interval) {
     this.jobs = List.copyOf(jobs);
     this.containers = containers;
-    this.am = am;
+    this.am = exec.amContainer();
+    this.reuse = exec.reuseContainers();
     this.config = Objects.requireNonNull(initial, "initial configuration");
     this.controller = controller;
     this.interval = interval;
@@ -170,20 +185,25 @@ public final class GroupSimulation implements SimEngine.Model {
 
   /** Runs the jobs under one static configuration. */
   public static Result run(List<TruthJob> jobs, int containers, boolean amContainer, TruthConfig config) {
-    return new GroupSimulation(jobs, containers, amContainer, config, null, 0).go();
+    return run(jobs, containers, new Execution(amContainer, false), config);
+  }
+
+  /** Runs the jobs under one static configuration. */
+  public static Result run(List<TruthJob> jobs, int containers, Execution exec, TruthConfig config) {
+    return new GroupSimulation(jobs, containers, exec, config, null, 0).go();
   }
 
   /**
    * Runs the jobs starting under {@code initial}, asking {@code controller} for a configuration at
    * times 0, interval, 2·interval, … while any job is unfinished.
    */
-  public static Result run(List<TruthJob> jobs, int containers, boolean amContainer, TruthConfig initial,
+  public static Result run(List<TruthJob> jobs, int containers, Execution exec, TruthConfig initial,
       Controller controller, double interval) {
     Objects.requireNonNull(controller, "controller");
     if (!(interval > 0)) {
       throw new IllegalArgumentException("tuning interval must be > 0, got " + interval);
     }
-    return new GroupSimulation(jobs, containers, amContainer, initial, controller, interval).go();
+    return new GroupSimulation(jobs, containers, exec, initial, controller, interval).go();
   }
 
   private Result go() {
@@ -268,10 +288,15 @@ public final class GroupSimulation implements SimEngine.Model {
 
   private void taskEnd(int j, int task) {
     startedAt[j][task] = Double.NaN; // no longer running
+    TruthJob job = jobs.get(j);
+    done[j]++;
+    if (reuse && next[j] < job.tasks(stage[j])) {
+      startTask(j); // the container stays with the job
+      running[j]--;
+      return;
+    }
     release(j);
     running[j]--;
-    done[j]++;
-    TruthJob job = jobs.get(j);
     if (done[j] == job.tasks(stage[j])) {
       stage[j]++;
       if (stage[j] == job.stages()) {
@@ -403,9 +428,13 @@ public final class GroupSimulation implements SimEngine.Model {
       amsInQueue[q]++;
       return;
     }
+    startTask(j);
+  }
+
+  private void startTask(int j) {
     int t = next[j]++;
     running[j]++;
     startedAt[j][t] = engine.now();
-    engine.after(job.actualDuration(stage[j], t), TASK_END, j, t);
+    engine.after(jobs.get(j).actualDuration(stage[j], t), TASK_END, j, t);
   }
 }

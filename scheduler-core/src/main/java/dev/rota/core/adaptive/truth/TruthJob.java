@@ -123,6 +123,23 @@ public record TruthJob(int id, int queue, int priority, double submit, double[][
     return w;
   }
 
+  /** The same tasks as one stage in execution order (no barrier between stages). */
+  public TruthJob singleStage() {
+    if (stages() == 1) {
+      return this;
+    }
+    double[] e = new double[taskCount()];
+    double[] a = new double[e.length];
+    int k = 0;
+    for (int s = 0; s < stages(); s++) {
+      for (int t = 0; t < tasks(s); t++) {
+        e[k] = estimated[s][t];
+        a[k++] = actual[s][t];
+      }
+    }
+    return new TruthJob(id, queue, priority, submit, new double[][] {e}, new double[][] {a}, vcores);
+  }
+
   /** The same job in another queue. */
   public TruthJob withQueue(int q, int prio) {
     return new TruthJob(id, q, prio, submit, estimated, actual, vcores);

@@ -73,6 +73,11 @@ public final class TruthWorkloads {
       jobs = List.copyOf(jobs);
     }
 
+    /** The same mix with every job's stages merged into one (no map/reduce barrier). */
+    public Mix withoutBarriers() {
+      return new Mix(name, source, containers, jobs.stream().map(TruthJob::singleStage).toList());
+    }
+
     /** The same mix with jobs in queues by priority, for {@code queues} = 1, 2 or 4. */
     public Mix withQueues(int queues) {
       return new Mix(name, source, containers, TruthWorkloads.withQueues(jobs, queues));

@@ -117,6 +117,19 @@ class GroupSimulationTest {
   }
 
   @Test
+  void containerReuseKeepsContainersWithTheJob() {
+    // 2 containers, Fair in the queue; A (t=0, four 10 s tasks), B (t=5, one 10 s task).
+    // One container per task: at 10 B (holding none) gets one -> B ends at 20 (15), A at 30.
+    // Reuse: A's containers run its 3rd and 4th tasks at 10 -> A ends at 20, B runs 20-30 (25).
+    List<TruthJob> jobs = List.of(TruthJob.exact(0, 0, 0, tasks(4, 10)), TruthJob.exact(1, 0, 5, tasks(1, 10)));
+    TruthConfig fair = TruthConfig.fair(Policy.FAIR, 0, 1, 1);
+    assertArrayEquals(new double[] {30, 15},
+        GroupSimulation.run(jobs, 2, new GroupSimulation.Execution(false, false), fair).latency(), EPS);
+    assertArrayEquals(new double[] {20, 25},
+        GroupSimulation.run(jobs, 2, new GroupSimulation.Execution(false, true), fair).latency(), EPS);
+  }
+
+  @Test
   void actualDurationsNotEstimatesDriveTheRun() {
     TruthJob j = new TruthJob(0, 0, 2, 0, new double[][] {{10}}, new double[][] {{7}}, 1);
     assertEquals(7, GroupSimulation.run(List.of(j), 1, false, TruthConfig.capacity(1.0, 1.0)).latency()[0], EPS);
@@ -132,7 +145,7 @@ class GroupSimulationTest {
     TruthConfig elastic = TruthConfig.capacity(1.0, 0.5, 0.5);
     assertEquals(40, GroupSimulation.run(jobs, 2, false, capped).latency()[0], EPS);
     List<GroupSnapshot> seen = new ArrayList<>();
-    GroupSimulation.Result r = GroupSimulation.run(jobs, 2, false, capped, s -> {
+    GroupSimulation.Result r = GroupSimulation.run(jobs, 2, new GroupSimulation.Execution(false, false), capped, s -> {
       seen.add(s);
       return s.now() >= 5 ? elastic : s.current();
     }, 5);
