@@ -1,5 +1,8 @@
 package dev.rota.core.repro;
 
+import dev.rota.core.adaptive.repro.AdaptiveAccuracyExperiment;
+import dev.rota.core.adaptive.repro.AdaptiveRuntimeExperiment;
+import dev.rota.core.adaptive.repro.AdaptiveScaleExperiment;
 import dev.rota.core.metrics.Json;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,6 +16,9 @@ public final class Experiments {
   static {
     register(new BaselinesExperiment());
     register(new HybridExperiment());
+    register(new AdaptiveAccuracyExperiment());
+    register(new AdaptiveRuntimeExperiment());
+    register(new AdaptiveScaleExperiment());
   }
 
   private Experiments() {}
