@@ -199,7 +199,44 @@ public final class RuleEngine {
             }
         }
         String text = message.getText() == null ? "(no message)" : message.getText().strip().replaceAll("\\s+", " ");
-        return new RuleProblem(origin, Math.max(0, message.getLine()), Math.max(0, message.getColumn()), text);
+        int line = Math.max(0, message.getLine());
+        String source = null;
+        for (Map.Entry<String, RuleSource> e : byPath.entrySet()) {
+            if (path.endsWith(e.getKey())) {
+                source = e.getValue().drl();
+                break;
+            }
+        }
+        String rule = source == null ? null : enclosingRule(source, line);
+        if (rule != null && !text.contains("'" + rule + "'")) {
+            text = "in rule '" + rule + "': " + text;
+        }
+        return new RuleProblem(origin, line, Math.max(0, message.getColumn()), text);
+    }
+
+    private static final Pattern RULE_HEADER = Pattern.compile("^\\s*rule\\s+(?:\"([^\"]+)\"|'([^']+)'|(\\S+))");
+
+    /**
+     * The name of the rule whose text holds 1-based {@code line} of {@code drl} (the nearest {@code rule}
+     * header at or above it with no {@code end} in between), or null. KIE reports rule-consequence errors
+     * against a generated class name; operators need the rule's own name.
+     */
+    static String enclosingRule(String drl, int line) {
+        if (line <= 0) {
+            return null;
+        }
+        String[] lines = drl.split("\\R", -1);
+        for (int i = Math.min(line, lines.length) - 1; i >= 0; i--) {
+            String l = lines[i].strip();
+            if (i < line - 1 && l.equals("end")) {
+                return null;
+            }
+            Matcher m = RULE_HEADER.matcher(lines[i]);
+            if (m.find()) {
+                return m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3);
+            }
+        }
+        return null;
     }
 
     private static String packageFolder(String drl) {

@@ -18,8 +18,10 @@ public final class AdaptiveDefaults {
     public static final double RRS_G0_OVER_GT = 10.0;
 
     /**
-     * Exhaustive search instead of RRS when the grid has at most as many points as RRS would sample (ours; the
-     * paper's grids of 5–27 points always qualify, and memoized RRS could not do better).
+     * Exhaustive search instead of RRS when the grid has at most as many points as RRS would sample (ours). With
+     * the paper's g^0 = 1/N the RRS budget is about 18·N, so every grid qualifies: memoized RRS could only
+     * evaluate a subset of what exhaustive search evaluates. RRS stays available ({@code Mode.RRS}) to reproduce
+     * the paper's sample counts.
      */
     public static final boolean EXHAUSTIVE_WHEN_NOT_LARGER = true;
 
@@ -52,10 +54,11 @@ public final class AdaptiveDefaults {
     public static final double TUNING_INTERVAL_SECONDS = 120.0;
 
     /**
-     * Leftover containers after the DP (ours; the digest's fix 4): handed out one at a time to the group whose
-     * L* still falls the most, then, once no L* falls, in proportion to the groups' allocations.
+     * Leftover containers after the DP (ours; the digest's fix 4): spread in proportion to the groups'
+     * allocations (largest remainder), so CapacityScheduler sibling capacities sum to 100%. The DP is optimal, so
+     * no single extra container would lower any group's L* (they all sit at r^Upper or on a flat stretch).
      */
-    public static final String LEFTOVER_POLICY = "marginal-gain-then-proportional";
+    public static final String LEFTOVER_POLICY = "proportional-to-allocation";
 
     /** Threads the tuner uses for group searches (ours): the available processors. */
     public static int threads() {

@@ -72,6 +72,11 @@ public record AdaptiveJob(String id, int queue, double submitTime, double[] task
         return new AdaptiveJob(id, queue, submitTime, taskSeconds, 1, 1, ANY_MACHINE, Double.POSITIVE_INFINITY, NONE);
     }
 
+    /** A running job with no unstarted task: its tasks finish after the given seconds. */
+    public static AdaptiveJob running(String id, int queue, double submitTime, double... remainingSeconds) {
+        return new AdaptiveJob(id, queue, submitTime, NONE, 1, 1, ANY_MACHINE, Double.POSITIVE_INFINITY, remainingSeconds);
+    }
+
     /** A copy with {@code containers} containers (and as many vcores) per task. */
     public AdaptiveJob withContainersPerTask(int containers) {
         return new AdaptiveJob(id, queue, submitTime, taskSeconds, containers, containers, allowedMachineTypes, deadline,

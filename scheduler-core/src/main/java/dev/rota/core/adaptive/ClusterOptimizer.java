@@ -12,7 +12,8 @@ import java.util.List;
  * there); leftover containers are handed out ({@link AdaptiveDefaults#LEFTOVER_POLICY}); A < 0 falls back to
  * shares proportional to r^Lower and flags the overload.
  *
- * <p>Cost O(Σ_i cap_i · w_i) ≤ O(m·A·w) time with V kept as two rows and the argmax table as m rows of cap_i + 1
+ * <p>When Σ w_i ≤ A the budget cannot bind and each group takes its own best x (O(Σ w)). Otherwise the cost
+ * is O(Σ_i cap_i · w_i) ≤ O(m·A·w) time with V kept as two rows and the argmax table as m rows of cap_i + 1
  * ints; the part of the x-range that reads the flat tail of V[i−1] is answered from a prefix maximum of L^R.
  */
 public final class ClusterOptimizer {
@@ -44,6 +45,28 @@ public final class ClusterOptimizer {
             return new ClusterAllocation(extra, containers, 0, true, 0, sum);
         }
         int a = (int) (totalContainers - sumLower);
+        long sumWidth = 0;
+        for (GroupCurve c : curves) {
+            sumWidth += Math.min(c.width(), a);
+        }
+        if (sumWidth <= a) {
+            // the budget does not bind: every group takes its own best x (smallest on ties), in O(Σ w)
+            double reduction = 0;
+            for (int i = 0; i < m; i++) {
+                GroupCurve c = curves.get(i);
+                int bestX = 0;
+                double best = 0;
+                for (int x = 1; x <= c.width(); x++) {
+                    if (c.reduction(x) > best) {
+                        best = c.reduction(x);
+                        bestX = x;
+                    }
+                }
+                extra[i] = bestX;
+                reduction += best;
+            }
+            return finish(totalContainers, curves, extra, reduction);
+        }
         double[] prevV = new double[a + 1];
         double[] curV = new double[a + 1];
         int[][] arg = new int[m][];
@@ -107,6 +130,11 @@ public final class ClusterOptimizer {
             extra[i] = x;
             r -= x;
         }
+        return finish(totalContainers, curves, extra, reduction);
+    }
+
+    private static ClusterAllocation finish(int totalContainers, List<GroupCurve> curves, int[] extra, double reduction) {
+        int m = curves.size();
         int[] containers = new int[m];
         int given = 0;
         double sum = 0;

@@ -72,7 +72,7 @@ public record TuningPlan(int totalContainers, List<GroupPlan> groups, int leftov
     /**
      * This plan clamped to {@code limits}, moving at most the allowed step from {@code previous} (null = no
      * previous plan: only the bounds apply). Group ratios are clamped and then scaled so they sum to at most 1
-     * (groups that grew give back first); Capacity queue shares are clamped to their bounds and step and
+     * (the excess comes from groups with room above their lower limit); Capacity queue shares are clamped to their bounds and step and
      * renormalized to sum to 1 (Fair weights are clamped the same way, as shares of their sum). Containers
      * follow the clamped ratios (floor); the predicted latency is kept from the unclamped plan.
      */
@@ -86,33 +86,36 @@ public record TuningPlan(int totalContainers, List<GroupPlan> groups, int leftov
         }
         int n = groups.size();
         double[] ratio = new double[n];
-        double[] before = new double[n];
+        double[] floor = new double[n];
         for (int i = 0; i < n; i++) {
             GroupPlan g = groups.get(i);
             QueueBounds b = limits.groupRatioBounds().getOrDefault(g.group(), QueueBounds.NONE);
             double lo = b.min();
             double hi = b.max();
             GroupPlan p = prev.get(g.group());
-            before[i] = p == null ? g.ratio() : p.ratio();
             if (p != null) {
                 lo = Math.max(lo, p.ratio() - limits.maxRatioChange());
                 hi = Math.min(hi, p.ratio() + limits.maxRatioChange());
             }
-            ratio[i] = Math.max(Math.min(g.ratio(), Math.max(lo, hi)), Math.min(lo, hi));
+            if (lo > hi) {
+                lo = hi;
+            }
+            floor[i] = lo;
+            ratio[i] = Math.max(lo, Math.min(hi, g.ratio()));
         }
         double sum = 0;
         for (double r : ratio) {
             sum += r;
         }
         if (sum > 1 + 1e-12) {
+            // take the excess from the groups with room above their lower limit, in proportion to that room
             double excess = sum - 1;
-            double grown = 0;
+            double room = 0;
             for (int i = 0; i < n; i++) {
-                grown += Math.max(0, ratio[i] - before[i]);
+                room += ratio[i] - floor[i];
             }
-            for (int i = 0; i < n && grown > 0; i++) {
-                double g = Math.max(0, ratio[i] - before[i]);
-                ratio[i] -= Math.min(g, excess * g / grown);
+            for (int i = 0; i < n && room > 0; i++) {
+                ratio[i] -= Math.min(ratio[i] - floor[i], excess * (ratio[i] - floor[i]) / room);
             }
             sum = 0;
             for (double r : ratio) {

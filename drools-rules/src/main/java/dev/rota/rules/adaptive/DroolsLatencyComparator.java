@@ -1,0 +1,305 @@
+package dev.rota.rules.adaptive;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+import dev.rota.core.adaptive.AdaptiveJob;
+import dev.rota.core.adaptive.GroupConfiguration;
+import dev.rota.core.adaptive.GroupState;
+import dev.rota.core.adaptive.JobEstimate;
+import dev.rota.core.adaptive.LatencyComparator;
+import dev.rota.core.adaptive.LatencyEstimate;
+import dev.rota.core.adaptive.QueueBounds;
+import dev.rota.core.adaptive.QueueSetting;
+import dev.rota.rules.FiringResult;
+import dev.rota.rules.RuleEngine;
+
+/**
+ * The comparator as Drools rules, as in the paper (§3.1, Fig. 6): the event loop of Algorithm 1 is Java, and at
+ * every allocation event it fires the rule base with the facts of that moment (one {@link Round}, a
+ * {@link QueueFact} per queue, a {@link JobFact} per job, a {@link MachinePool} per machine type); the rules of
+ * {@code adaptive-comparator.drl} run the four activation groups (AG1 inter-queue, AG2 intra-queue, AG3
+ * constraints, AG4 estimation) in salience order and return {@link Placement}s. At the end, AG4 computes every
+ * job's completion by Algorithm 2 from its grants; the event loop's own completion must agree, or the estimate
+ * fails (a rule/loop inconsistency is a bug, never a silent number).
+ *
+ * <p>The semantics are {@link dev.rota.core.adaptive.JavaLatencyComparator}'s; the two give identical estimates
+ * (DroolsLatencyCrossCheckTest). Rules come from the jar ({@link #fromClasspath()}) or, only when an operator
+ * configures one, from a directory ({@link #load(Optional)}); a rule file that does not compile fails with
+ * {@link dev.rota.rules.RuleCompilationException} naming the file, line and element.
+ *
+ * <p>Each firing uses a fresh session, so this is much slower than the Java comparator (see
+ * {@code docs/adaptiveconfig.md} for the measured ratio); use it to audit or to try rule changes, and the Java
+ * comparator inside the optimizers. Thread-safe.
+ */
+public final class DroolsLatencyComparator implements LatencyComparator {
+
+    /** Rule names (API: tests and docs refer to them). */
+    public static final String RULE_AG1_CAPACITY = "AG1 capacity: guarantee, then elastic up to maximum-capacity";
+    public static final String RULE_AG1_FAIR = "AG1 fair: min resources, then weighted max-min up to max resources";
+    public static final String RULE_AG3_PLACEMENT = "AG3 placement";
+    public static final String RULE_AG4_ESTIMATE = "AG4 Algorithm 2 estimate";
+
+    private final RuleEngine engine;
+
+    /** Uses the rules of {@code engine}; it must contain the adaptive comparator rules. */
+    public DroolsLatencyComparator(RuleEngine engine) {
+        this.engine = Objects.requireNonNull(engine, "engine");
+        if (!engine.ruleNames().contains(RULE_AG4_ESTIMATE) || !engine.ruleNames().contains(RULE_AG1_CAPACITY)) {
+            throw new IllegalArgumentException("rule base " + engine.describeSources()
+                    + " has no AdaptiveConfig comparator rules (expected rules '" + RULE_AG1_CAPACITY + "' and '"
+                    + RULE_AG4_ESTIMATE + "', as in adaptive-comparator.drl)");
+        }
+    }
+
+    /** The rules bundled in the jar. */
+    public static DroolsLatencyComparator fromClasspath() {
+        return new DroolsLatencyComparator(RuleEngine.fromClasspath());
+    }
+
+    /** The operator's directory when configured, else the bundled rules. */
+    public static DroolsLatencyComparator load(Optional<Path> operatorDirectory) {
+        return new DroolsLatencyComparator(operatorDirectory.map(RuleEngine::fromDirectory).orElseGet(RuleEngine::fromClasspath));
+    }
+
+    public RuleEngine engine() {
+        return engine;
+    }
+
+    private static final double EPS = 1e-9;
+
+    /** A running or granted task slot. */
+    private static final class Slot {
+        final int job;
+        final int type;
+        double freeAt;
+
+        Slot(int job, int type, double freeAt) {
+            this.job = job;
+            this.type = type;
+            this.freeAt = freeAt;
+        }
+    }
+
+    @Override
+    public LatencyEstimate estimate(GroupState group, GroupConfiguration config, int r) {
+        LatencyComparator.validate(group, config, r);
+        List<AdaptiveJob> jobs = group.jobs();
+        int nJ = jobs.size();
+        int nQ = group.queues().size();
+        double[] shares = group.machineTypeShares();
+        int nM = shares.length;
+        int[] typeFree = splitByType(shares, r);
+        int[] next = new int[nJ];
+        int[] heldC = new int[nJ];
+        int[] heldV = new int[nJ];
+        int[] slots = new int[nJ];
+        boolean[] arrived = new boolean[nJ];
+        double[] firstGrant = new double[nJ];
+        double[] loopCompletion = new double[nJ];
+        List<List<double[]>> grants = new ArrayList<>();
+        List<Slot> active = new ArrayList<>();
+        double now = group.now();
+        for (int j = 0; j < nJ; j++) {
+            AdaptiveJob a = jobs.get(j);
+            arrived[j] = a.submitTime() <= now;
+            firstGrant[j] = Double.NaN;
+            loopCompletion[j] = Double.NaN;
+            grants.add(new ArrayList<>());
+        }
+        for (int j = 0; j < nJ; j++) {
+            AdaptiveJob a = jobs.get(j);
+            if (a.runningTaskSeconds().length == 0) {
+                continue;
+            }
+            firstGrant[j] = Math.min(a.submitTime(), now);
+            for (double rem : a.runningTaskSeconds()) {
+                int type = -1;
+                for (int m = 0; m < nM; m++) {
+                    if (a.allows(m) && (type < 0 || typeFree[m] > typeFree[type])) {
+                        type = m;
+                    }
+                }
+                type = Math.max(type, 0);
+                typeFree[type] -= a.containersPerTask();
+                heldC[j] += a.containersPerTask();
+                heldV[j] += a.vcoresPerTask();
+                slots[j]++;
+                active.add(new Slot(j, type, now + rem));
+                grants.get(j).add(new double[] {now + rem, 1});
+            }
+        }
+        double t = now;
+        while (true) {
+            allocationRound(group, config, r, t, typeFree, next, heldC, heldV, slots, arrived, firstGrant, grants, active);
+            double nextT = Double.POSITIVE_INFINITY;
+            for (Slot s : active) {
+                nextT = Math.min(nextT, s.freeAt);
+            }
+            for (int j = 0; j < nJ; j++) {
+                if (!arrived[j] && jobs.get(j).submitTime() < nextT) {
+                    nextT = jobs.get(j).submitTime();
+                }
+            }
+            if (nextT == Double.POSITIVE_INFINITY) {
+                break;
+            }
+            t = nextT;
+            List<Slot> keep = new ArrayList<>(active.size());
+            for (Slot s : active) {
+                if (s.freeAt != t) {
+                    keep.add(s);
+                    continue;
+                }
+                AdaptiveJob a = jobs.get(s.job);
+                if (next[s.job] < a.taskSeconds().length) {
+                    s.freeAt = t + a.taskSeconds()[next[s.job]++];
+                    keep.add(s);
+                } else {
+                    typeFree[s.type] += a.containersPerTask();
+                    heldC[s.job] -= a.containersPerTask();
+                    heldV[s.job] -= a.vcoresPerTask();
+                    if (--slots[s.job] == 0) {
+                        loopCompletion[s.job] = t;
+                    }
+                }
+            }
+            active = keep;
+            for (int j = 0; j < nJ; j++) {
+                if (!arrived[j] && jobs.get(j).submitTime() <= t) {
+                    arrived[j] = true;
+                }
+            }
+        }
+        // AG4: Algorithm 2 over every job's grants
+        List<Object> facts = new ArrayList<>();
+        facts.add(new Round(config.kind(), r, 0, t, nQ, nJ, Stage.ESTIMATE));
+        for (int j = 0; j < nJ; j++) {
+            AdaptiveJob a = jobs.get(j);
+            List<double[]> g = new ArrayList<>(grants.get(j));
+            g.sort(Comparator.comparingDouble(x -> x[0]));
+            facts.add(JobRecord.of(j, a.id(), a.submitTime(), firstGrant[j], a.taskSeconds(), g, t));
+        }
+        FiringResult fired = engine.fire(facts);
+        EstimateFact[] estimates = new EstimateFact[nJ];
+        for (EstimateFact e : fired.factsOfType(EstimateFact.class)) {
+            estimates[e.index()] = e;
+        }
+        List<JobEstimate> out = new ArrayList<>(nJ);
+        double sum = 0;
+        for (int j = 0; j < nJ; j++) {
+            AdaptiveJob a = jobs.get(j);
+            EstimateFact e = estimates[j];
+            if (e == null) {
+                throw new IllegalStateException("rules " + engine.describeSources() + " produced no estimate for job " + a.id());
+            }
+            if (!e.starved() && e.completion() != loopCompletion[j]) {
+                throw new IllegalStateException("AG4 estimated job " + a.id() + " to complete at " + e.completion()
+                        + " but the event loop completed it at " + loopCompletion[j]);
+            }
+            double fg = Double.isNaN(firstGrant[j]) ? e.completion() : firstGrant[j];
+            out.add(new JobEstimate(a.id(), fg - a.submitTime(), e.completion() - fg, e.completion(), e.starved()));
+            sum += e.completion() - a.submitTime();
+        }
+        return new LatencyEstimate(nJ == 0 ? 0.0 : sum / nJ, out);
+    }
+
+    private void allocationRound(GroupState group, GroupConfiguration config, int r, double t, int[] typeFree, int[] next,
+            int[] heldC, int[] heldV, int[] slots, boolean[] arrived, double[] firstGrant, List<List<double[]>> grants,
+            List<Slot> active) {
+        List<AdaptiveJob> jobs = group.jobs();
+        int nQ = group.queues().size();
+        int free = 0;
+        for (int f : typeFree) {
+            free += Math.max(0, f);
+        }
+        if (free <= 0) {
+            return;
+        }
+        int[] used = new int[nQ];
+        int[] demand = new int[nQ];
+        boolean anyDemand = false;
+        for (int j = 0; j < jobs.size(); j++) {
+            AdaptiveJob a = jobs.get(j);
+            used[a.queue()] += heldC[j];
+            if (arrived[j] && next[j] < a.taskSeconds().length) {
+                demand[a.queue()] += (a.taskSeconds().length - next[j]) * a.containersPerTask();
+                anyDemand = true;
+            }
+        }
+        if (!anyDemand) {
+            return;
+        }
+        List<Object> facts = new ArrayList<>();
+        facts.add(new Round(config.kind(), r, free, t, nQ, jobs.size(), Stage.INTER_QUEUE));
+        for (int q = 0; q < nQ; q++) {
+            QueueSetting s = config.queues().get(q);
+            QueueBounds b = group.bounds().get(q);
+            facts.add(new QueueFact(q, s.share(), b.min(), Math.min(s.maxShare(), b.max()), s.policy(), used[q], demand[q]));
+        }
+        for (int j = 0; j < jobs.size(); j++) {
+            AdaptiveJob a = jobs.get(j);
+            double work = 0;
+            for (int k = next[j]; k < a.taskSeconds().length; k++) {
+                work += a.taskSeconds()[k];
+            }
+            facts.add(new JobFact(j, a.queue(), a.submitTime(), a.deadline(), a.containersPerTask(), a.vcoresPerTask(),
+                    heldC[j], heldV[j], a.taskSeconds().length - next[j], work, a.allowedMachineTypes(),
+                    arrived[j] && next[j] < a.taskSeconds().length));
+        }
+        for (int m = 0; m < typeFree.length; m++) {
+            facts.add(new MachinePool(m, typeFree[m]));
+        }
+        FiringResult fired = engine.fire(facts);
+        List<Placement> placements = new ArrayList<>(fired.factsOfType(Placement.class));
+        placements.sort(Comparator.comparingInt(Placement::sequence));
+        int[] count = new int[jobs.size()];
+        for (Placement p : placements) {
+            int j = p.job();
+            AdaptiveJob a = jobs.get(j);
+            double d = a.taskSeconds()[next[j]++];
+            typeFree[p.type()] -= a.containersPerTask();
+            heldC[j] += a.containersPerTask();
+            heldV[j] += a.vcoresPerTask();
+            slots[j]++;
+            if (Double.isNaN(firstGrant[j])) {
+                firstGrant[j] = t;
+            }
+            active.add(new Slot(j, p.type(), t + d));
+            count[j]++;
+        }
+        for (int j = 0; j < count.length; j++) {
+            if (count[j] > 0) {
+                grants.get(j).add(new double[] {t, count[j]});
+            }
+        }
+    }
+
+    private static int[] splitByType(double[] shares, int r) {
+        int n = shares.length;
+        int[] out = new int[n];
+        int given = 0;
+        for (int m = 0; m < n; m++) {
+            out[m] = (int) Math.floor(shares[m] * r + EPS);
+            given += out[m];
+        }
+        while (given < r) {
+            int best = -1;
+            double bestFrac = -1;
+            for (int m = 0; m < n; m++) {
+                double frac = shares[m] * r - out[m];
+                if (frac > bestFrac + EPS) {
+                    bestFrac = frac;
+                    best = m;
+                }
+            }
+            out[best]++;
+            given++;
+        }
+        return out;
+    }
+}

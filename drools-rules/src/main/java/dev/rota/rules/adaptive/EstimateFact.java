@@ -1,0 +1,11 @@
+package dev.rota.rules.adaptive;
+
+/**
+ * AG4's output for one job (the Estimate fact).
+ *
+ * @param index      job index
+ * @param completion absolute completion time
+ * @param starved    the job never got a container
+ */
+public record EstimateFact(int index, double completion, boolean starved) {
+}

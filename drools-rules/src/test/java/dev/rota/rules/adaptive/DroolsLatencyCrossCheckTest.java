@@ -1,0 +1,156 @@
+package dev.rota.rules.adaptive;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import dev.rota.core.adaptive.AdaptiveJob;
+import dev.rota.core.adaptive.GroupConfiguration;
+import dev.rota.core.adaptive.GroupState;
+import dev.rota.core.adaptive.IntraQueuePolicy;
+import dev.rota.core.adaptive.JavaLatencyComparator;
+import dev.rota.core.adaptive.LatencyEstimate;
+import dev.rota.core.adaptive.QueueBounds;
+import dev.rota.core.adaptive.QueueSetting;
+import dev.rota.core.adaptive.SchedulerKind;
+import dev.rota.core.adaptive.SearchSpace;
+
+/** The Drools rules and the plain-Java comparator give identical estimates, per job, on every case. */
+class DroolsLatencyCrossCheckTest {
+
+    private static DroolsLatencyComparator drools;
+    private final JavaLatencyComparator plain = new JavaLatencyComparator();
+
+    @BeforeAll
+    static void compile() {
+        drools = DroolsLatencyComparator.fromClasspath();
+    }
+
+    static GroupState fig7() {
+        return GroupState.of("g", List.of("q1", "q2"), QueueBounds.NONE, List.of(
+                AdaptiveJob.of("j1", 0, 0, 10),
+                AdaptiveJob.of("j2", 1, 0, 10, 10),
+                AdaptiveJob.of("j3", 1, 0, 10, 10),
+                AdaptiveJob.of("j4", 1, 0, 10, 10),
+                AdaptiveJob.of("j5", 1, 0, 10, 10)), 0);
+    }
+
+    @Test
+    void fig7ByTheRules() {
+        assertEquals(18.0, drools.averageLatency(fig7(), GroupConfiguration.capacity(IntraQueuePolicy.FIFO, 0.4, 0.6)
+                .nonElastic(), 5), 0.0);
+        assertEquals(14.0, drools.averageLatency(fig7(), GroupConfiguration.fair(IntraQueuePolicy.FIFO, 0.4, 0.6), 5), 0.0);
+        assertEquals(18.0, drools.averageLatency(fig7(), GroupConfiguration.fair(IntraQueuePolicy.FAIR, 0.4, 0.6), 5), 0.0);
+    }
+
+    @Test
+    void handMadeCasesAgree() {
+        List<GroupState> groups = List.of(
+                fig7(),
+                // Fig. 5: grants at 0, 3 and 7 from running jobs' releases
+                GroupState.of("fig5", List.of("q"), QueueBounds.NONE, List.of(AdaptiveJob.running("b1", 0, -5, 3),
+                        AdaptiveJob.running("b2", 0, -5, 7, 7), AdaptiveJob.of("j", 0, 0, 6, 6, 3, 4, 4, 4, 4)), 0),
+                // heterogeneous shapes (DRF), deadlines (EDF), future arrivals, placement over two machine types
+                GroupState.of("mixed", List.of("a", "b"), QueueBounds.facebook(), List.of(
+                        AdaptiveJob.of("x", 0, 0, 10, 10, 10, 10).withVcoresPerTask(3),
+                        AdaptiveJob.of("y", 0, 0, 10, 10, 10).withDeadline(30),
+                        AdaptiveJob.of("z", 1, 5, 4, 4, 4, 4, 4).withAllowedMachineTypes(0b10),
+                        AdaptiveJob.of("w", 1, 12, 8, 8).withContainersPerTask(2),
+                        AdaptiveJob.of("s", 1, 0, 5).withAllowedMachineTypes(0b100)), 0).withMachineTypes(0.5, 0.5));
+        for (GroupState g : groups) {
+            List<GroupConfiguration> configs = new ArrayList<>();
+            int n = g.queues().size();
+            if (n == 2) {
+                configs.addAll(SearchSpace.paperCapacity(2).configurations());
+                configs.addAll(SearchSpace.paperFair(2).configurations());
+            }
+            for (IntraQueuePolicy p : IntraQueuePolicy.values()) {
+                double[] w = new double[n];
+                Arrays.fill(w, 1.0 / n);
+                configs.add(GroupConfiguration.capacity(p, w));
+                configs.add(GroupConfiguration.capacity(p, w).nonElastic());
+                configs.add(GroupConfiguration.fair(p, w));
+            }
+            for (GroupConfiguration c : configs) {
+                for (int r : new int[] {0, 1, 3, 5, 8, 13}) {
+                    assertSame(g, c, r);
+                }
+            }
+        }
+    }
+
+    @Test
+    void randomizedCasesAgree() {
+        Random rnd = new Random(20240607);
+        IntraQueuePolicy[] policies = IntraQueuePolicy.values();
+        for (int trial = 0; trial < 120; trial++) {
+            int queues = 1 + rnd.nextInt(4);
+            int types = 1 + rnd.nextInt(3);
+            List<AdaptiveJob> jobs = new ArrayList<>();
+            int nJobs = 1 + rnd.nextInt(8);
+            for (int j = 0; j < nJobs; j++) {
+                int tasks = rnd.nextInt(5);
+                double[] d = new double[tasks];
+                for (int k = 0; k < tasks; k++) {
+                    d[k] = rnd.nextInt(4) == 0 ? rnd.nextDouble() * 30 : 1 + rnd.nextInt(20);
+                }
+                AdaptiveJob job = tasks == 0 || rnd.nextInt(5) == 0
+                        ? new AdaptiveJob("j" + j, rnd.nextInt(queues), -rnd.nextInt(10), d, 1, 1, AdaptiveJob.ANY_MACHINE,
+                                Double.POSITIVE_INFINITY, new double[] {1 + rnd.nextInt(15)})
+                        : AdaptiveJob.of("j" + j, rnd.nextInt(queues), rnd.nextInt(3) == 0 ? rnd.nextInt(40) : 0, d);
+                if (rnd.nextInt(4) == 0) {
+                    job = job.withContainersPerTask(1 + rnd.nextInt(3));
+                }
+                if (rnd.nextInt(4) == 0) {
+                    job = job.withVcoresPerTask(1 + rnd.nextInt(4));
+                }
+                if (rnd.nextInt(4) == 0) {
+                    job = job.withDeadline(rnd.nextInt(100));
+                }
+                if (types > 1 && rnd.nextInt(3) == 0) {
+                    job = job.withAllowedMachineTypes(1 + rnd.nextInt((1 << types) - 1));
+                }
+                jobs.add(job);
+            }
+            List<String> names = new ArrayList<>();
+            List<QueueBounds> bounds = new ArrayList<>();
+            for (int q = 0; q < queues; q++) {
+                names.add("q" + q);
+                double min = rnd.nextInt(3) == 0 ? 0.1 * rnd.nextInt(3) : 0;
+                bounds.add(new QueueBounds(min, Math.max(min, rnd.nextBoolean() ? 1.0 : 0.5 + 0.1 * rnd.nextInt(5))));
+            }
+            double[] typeShares = new double[types];
+            Arrays.fill(typeShares, 1.0 / types);
+            GroupState g = new GroupState("g" + trial, names, bounds, jobs, 0, typeShares);
+            SchedulerKind kind = rnd.nextBoolean() ? SchedulerKind.CAPACITY : SchedulerKind.FAIR;
+            double[] w = new double[queues];
+            double sum = 0;
+            for (int q = 0; q < queues; q++) {
+                w[q] = 1 + rnd.nextInt(5);
+                sum += w[q];
+            }
+            List<QueueSetting> settings = new ArrayList<>();
+            for (int q = 0; q < queues; q++) {
+                double share = kind == SchedulerKind.CAPACITY ? w[q] / sum : w[q];
+                double max = rnd.nextBoolean() ? 1.0 : Math.min(1.0, 0.3 + 0.1 * rnd.nextInt(8));
+                settings.add(new QueueSetting(share, max, policies[rnd.nextInt(policies.length)]));
+            }
+            GroupConfiguration c = new GroupConfiguration(kind, settings);
+            assertSame(g, c, rnd.nextInt(14));
+        }
+    }
+
+    private void assertSame(GroupState g, GroupConfiguration c, int r) {
+        LatencyEstimate a = plain.estimate(g, c, r);
+        LatencyEstimate b = drools.estimate(g, c, r);
+        assertEquals(a, b, () -> g.name() + " " + c.label() + " r=" + r);
+        assertTrue(Double.compare(a.meanLatency(), b.meanLatency()) == 0);
+    }
+}
