@@ -56,7 +56,7 @@ public final class ClusterOptimizer {
                 GroupCurve c = curves.get(i);
                 int bestX = 0;
                 double best = 0;
-                for (int x = 1; x <= c.width(); x++) {
+                for (int x = 1, w = Math.min(c.width(), a); x <= w; x++) {
                     if (c.reduction(x) > best) {
                         best = c.reduction(x);
                         bestX = x;
