@@ -188,9 +188,8 @@ public final class AdaptiveAccuracyExperiment implements Experiment {
         x[i] = i + 1;
         y[i] = 100.0 * ladder.get(i).stream().filter(Case::found).count() / ladder.get(i).size();
       }
-      plotter.plot(outDir.resolve("ablation.png"), "Best found as the ground truth departs from the comparator's"
-          + " model (1 = its model, 2 = + noise, 3 = + container per task, 4 = + barrier, 5 = + AM = default)",
-          "ground truth", "best found (%)", List.of(new Plotter.Line("Rota, all settings", x, y),
+      plotter.plot(outDir.resolve("ablation.png"), "Best found as the ground truth adds YARN effects",
+          "1 comparator's model, 2 +noise, 3 +container per task, 4 +barrier, 5 +AM (default)", "best found (%)", List.of(new Plotter.Line("Rota, all settings", x, y),
               new Plotter.Line("paper (overall)", x, new double[] {87.26, 87.26, 87.26, 87.26, 87.26})), false);
     }
     droolsAgreement(rows, quick);
@@ -290,12 +289,12 @@ public final class AdaptiveAccuracyExperiment implements Experiment {
     }
     double[] paper = {93.33, 93.33, 81.19, 81.19};
     plotter.plot(outDir.resolve("best-found.png"),
-        "Best configuration found (1 = CS 2q, 2 = CS 4q, 3 = FS 2q, 4 = FS 4q)", "scheduler setting",
+        "Best configuration found", "1 Capacity 2q, 2 Capacity 4q, 3 Fair 2q, 4 Fair 4q",
         "best found (%)", List.of(new Plotter.Line("Rota", x, rota), new Plotter.Line("paper (per scheduler)", x, paper)),
         false);
     plotter.plot(outDir.resolve("miss-gap.png"),
-        "Latency of the choice over the best when missed (1 = CS 2q, 2 = CS 4q, 3 = FS 2q, 4 = FS 4q)",
-        "scheduler setting", "gap (%)", List.of(new Plotter.Line("Rota", x, gap),
+        "Latency of the choice over the best, when missed", "1 Capacity 2q, 2 Capacity 4q, 3 Fair 2q, 4 Fair 4q",
+        "gap (%)", List.of(new Plotter.Line("Rota", x, gap),
             new Plotter.Line("paper (overall)", x, new double[] {3.37, 3.37, 3.37, 3.37})), false);
   }
 
