@@ -189,7 +189,8 @@ public final class AdaptiveAccuracyExperiment implements Experiment {
         y[i] = 100.0 * ladder.get(i).stream().filter(Case::found).count() / ladder.get(i).size();
       }
       plotter.plot(outDir.resolve("ablation.png"), "Best found as the ground truth adds YARN effects",
-          "1 comparator's model, 2 +noise, 3 +container per task, 4 +barrier, 5 +AM (default)", "best found (%)", List.of(new Plotter.Line("Rota, all settings", x, y),
+          "1 comparator's model, 2 +noise, 3 +container per task, 4 +barrier, 5 +AM (default)", "best found (%)",
+          List.of(new Plotter.Line("Rota, all settings", x, y),
               new Plotter.Line("paper (overall)", x, new double[] {87.26, 87.26, 87.26, 87.26, 87.26})), false);
     }
     droolsAgreement(rows, quick);
