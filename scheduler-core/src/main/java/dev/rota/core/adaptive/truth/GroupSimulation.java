@@ -30,7 +30,8 @@ import java.util.Objects;
  *       having as many vcores: containers held × max(1, vcores per task); ties by submission.
  *   <li><b>container</b>: a job first needs its ApplicationMaster container (when {@code amContainer}
  *       is set), held until the job finishes; then one container per task of its current stage, in
- *       task order, released when the task ends. The next stage's tasks are requested when every
+ *       task order, released when the task ends (with {@code reuseContainers}, kept for the job's
+ *       next unstarted task of the stage instead). The next stage's tasks are requested when every
  *       task of the current one has finished.
  * </ol>
  * AM limits: at most {@value #AM_SHARE} of a queue's maximum (at least one) and of the group may be
