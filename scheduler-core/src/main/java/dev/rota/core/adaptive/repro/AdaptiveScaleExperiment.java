@@ -119,8 +119,8 @@ public final class AdaptiveScaleExperiment implements Experiment {
     java.util.Arrays.fill(goal, GOAL_S);
     plotter.plot(outDir.resolve("scale-search-time.png"),
         "Whole search time (groups grow with nodes: " + groups[0] + " to " + groups[groups.length - 1] + ")",
-        "nodes (4 containers each)", "seconds", List.of(new Plotter.Line("2 threads (this machine)", x, y[0]),
-            new Plotter.Line("1 thread", x, y[1]), new Plotter.Line("modelled: one VM per group", x, y[2]),
+        "nodes (4 containers each)", "seconds", List.of(new Plotter.Line("2 threads, wall (shared, loaded machine)", x, y[0]),
+            new Plotter.Line("1 thread, CPU", x, y[1]), new Plotter.Line("modelled: one VM per group, CPU", x, y[2]),
             new Plotter.Line("goal 4 s", x, goal)), false);
     double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     rows.add(new ReproRow("machine", "load_average_1min", null, load, null, null));
