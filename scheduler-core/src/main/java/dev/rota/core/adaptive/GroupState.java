@@ -81,6 +81,11 @@ public record GroupState(String name, List<String> queues, List<QueueBounds> bou
         return machineTypeShares.clone();
     }
 
+    /** The shares without a copy, for the comparators' hot path; callers must not modify the array. */
+    double[] machineTypeSharesView() {
+        return machineTypeShares;
+    }
+
     /** Number of machine types. */
     public int machineTypes() {
         return machineTypeShares.length;

@@ -143,7 +143,7 @@ public final class JavaLatencyComparator implements LatencyComparator {
             List<AdaptiveJob> jobs = group.jobs();
             nJ = jobs.size();
             nQ = group.queues().size();
-            double[] shares = group.machineTypeShares();
+            double[] shares = group.machineTypeSharesView();
             nM = shares.length;
             ensureJobs(nJ);
             ensureQueues(nQ);
