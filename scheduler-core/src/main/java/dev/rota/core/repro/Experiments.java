@@ -1,5 +1,8 @@
 package dev.rota.core.repro;
 
+import dev.rota.core.adaptive.repro.AdaptiveAccuracyExperiment;
+import dev.rota.core.adaptive.repro.AdaptiveRuntimeExperiment;
+import dev.rota.core.adaptive.repro.AdaptiveScaleExperiment;
 import dev.rota.core.metrics.Json;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,6 +17,9 @@ public final class Experiments {
     register(new BaselinesExperiment());
     register(new HybridExperiment());
     register(new RayonSlaExperiment());
+    register(new AdaptiveAccuracyExperiment());
+    register(new AdaptiveRuntimeExperiment());
+    register(new AdaptiveScaleExperiment());
   }
 
   private Experiments() {}
