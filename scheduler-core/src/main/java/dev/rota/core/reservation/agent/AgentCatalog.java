@@ -21,6 +21,8 @@ public final class AgentCatalog {
     AGENTS.put("gree", GreeAgent::new);
     AGENTS.put("gree-l", GreeLAgent::new);
     AGENTS.put("portfolio", PortfolioAgent::greeLThenGree);
+    AGENTS.put("gree-l-load", GreeLAgent::lowLoad);
+    AGENTS.put("min-cost", MinCostPortfolioAgent::standard);
     AGENTS.put("milp", dev.rota.core.reservation.agent.milp.MilpAgent::new);
     AGENTS.put("portfolio-milp", () -> new PortfolioAgent(
         java.util.List.of(new GreeLAgent(), new GreeAgent(), new dev.rota.core.reservation.agent.milp.MilpAgent())));
