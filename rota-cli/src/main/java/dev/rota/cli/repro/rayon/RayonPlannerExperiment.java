@@ -58,7 +58,9 @@ public final class RayonPlannerExperiment implements Experiment {
 
   /**
    * The mixed-stream cases at both loads, then the paper's Fig. 12 small instance: 100 atomic jobs on
-   * 400 nodes (quick: 30 on 120), at both loads, where the offline MILP is solved too.
+   * 400 nodes (quick: 30 on 120), at both loads and at "overload" 3.2 (one more doubling: the paper
+   * gives no load, and at 0.8 and 1.6 greedy accepts almost every atomic job), where the offline MILP
+   * is solved too.
    */
   static List<Case> cases(boolean quick) {
     List<Case> out = new ArrayList<>();
@@ -70,6 +72,7 @@ public final class RayonPlannerExperiment implements Experiment {
     int[] small = sizes[0];
     out.add(new Case(small[0], small[1], "normal", 0.8, true, true));
     out.add(new Case(small[0], small[1], "tight", 1.6, true, true));
+    out.add(new Case(small[0], small[1], "overload", 3.2, true, true));
     return out;
   }
 
