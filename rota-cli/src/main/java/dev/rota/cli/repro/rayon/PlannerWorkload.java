@@ -42,7 +42,9 @@ import java.util.SplittableRandom;
  *       #SLACK_MIN}, {@link #SLACK_MAX}], minLength the span at full parallelism;
  *   <li>arrivals: the trace's submit times scaled onto [0, H), with H chosen so that the offered load
  *       over the stream's span, Σw / ((H + median window length) * capacity), equals the case's load
- *       factor (H at least 1: when even a single burst is below the factor, every job arrives at once).
+ *       factor (H at least 1: when even a single burst is below the factor, every job arrives at once);
+ *   <li>atomic streams (the paper's Fig. 12 setting, "atomic jobs"): every job is its largest stage as
+ *       one malleable atom (g = 1), other draws unchanged.
  * </ul>
  */
 final class PlannerWorkload {
@@ -93,6 +95,15 @@ final class PlannerWorkload {
 
   /** {@code n} jobs on {@code nodes} nodes at offered load {@code load}, from {@code seed}. */
   static Stream generate(int n, int nodes, double load, long seed) throws IOException {
+    return generate(n, nodes, load, seed, false);
+  }
+
+  /**
+   * As {@link #generate(int, int, double, long)}; with {@code atomic} every job is one malleable
+   * atom (the paper's Fig. 12 places "atomic jobs" from Workload A): its largest stage, g = 1, with the
+   * same draws (jobs, slack, arrivals) as the mixed stream.
+   */
+  static Stream generate(int n, int nodes, double load, long seed, boolean atomic) throws IOException {
     List<JobSpec> candidates = new ArrayList<>(pool());
     if (n > candidates.size()) {
       throw new IllegalArgumentException("only " + candidates.size() + " SWIM jobs qualify, asked for " + n);
@@ -110,7 +121,7 @@ final class PlannerWorkload {
     List<Shape> shapes = new ArrayList<>();
     long totalWork = 0;
     for (JobSpec j : picked) {
-      Shape s = shape(j, slots, rnd);
+      Shape s = shape(j, slots, rnd, atomic);
       shapes.add(s);
       totalWork += s.work();
     }
@@ -137,7 +148,7 @@ final class PlannerWorkload {
 
   private record Shape(Kind kind, RdlExpression body, long work, long minLength, double slack) {}
 
-  private static Shape shape(JobSpec j, long slots, SplittableRandom rnd) {
+  private static Shape shape(JobSpec j, long slots, SplittableRandom rnd, boolean atomic) {
     double u = rnd.nextDouble();
     double slack = SLACK_MIN + rnd.nextDouble() * (SLACK_MAX - SLACK_MIN);
     List<long[]> stages = new ArrayList<>(); // {tasks, lease}
@@ -146,6 +157,10 @@ final class PlannerWorkload {
       long l = Math.min(MAX_LEASE_STEPS,
           Math.max(1, (long) Math.ceil(st.totalDuration() / st.taskCount() * 1000.0 / STEP_MS)));
       stages.add(new long[] {k, l});
+    }
+    if (atomic) {
+      long[] big = stages.stream().max(Comparator.comparingLong(s -> s[0] * s[1])).orElseThrow();
+      return new Shape(Kind.MALLEABLE, atom(BUNDLE, 1, big[0], big[1], big[0] * big[1]), big[0] * big[1], big[1], slack);
     }
     if (u < GANG_SHARE) {
       long[] big = stages.stream().max(Comparator.comparingLong(s -> s[0] * s[1])).orElseThrow();

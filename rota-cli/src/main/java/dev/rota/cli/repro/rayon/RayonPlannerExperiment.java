@@ -44,25 +44,35 @@ import java.util.Map;
  */
 public final class RayonPlannerExperiment implements Experiment {
   /** Rota's agents, by their {@link AgentCatalog} names. */
-  static final List<String> ROTA_AGENTS = List.of("gree", "gree-l", "portfolio", "milp", "portfolio-milp");
+  static final List<String> ROTA_AGENTS = List.of("gree", "gree-l", "gree-l-load", "portfolio", "min-cost", "milp", "portfolio-milp");
   /** The paper's MILP gain over greedy on small problems: "20 to 40%", midpoint. */
   static final double PAPER_MILP_GAIN_PCT = 30.0;
   static final long SEED = 20_131_108L;
 
   /** One case: jobs on nodes at an offered load. */
-  record Case(int jobs, int nodes, String loadName, double load, boolean small) {
+  record Case(int jobs, int nodes, String loadName, double load, boolean small, boolean atomic) {
     String name() {
-      return jobs + " jobs " + nodes + " nodes " + loadName;
+      return jobs + (atomic ? " atomic jobs " : " jobs ") + nodes + " nodes " + loadName;
     }
   }
 
+  /**
+   * The mixed-stream cases at both loads, then the paper's Fig. 12 small instance: 100 atomic jobs on
+   * 400 nodes (quick: 30 on 120), at both loads and at "overload" 3.2 (one more doubling: the paper
+   * gives no load, and at 0.8 and 1.6 greedy accepts almost every atomic job), where the offline MILP
+   * is solved too.
+   */
   static List<Case> cases(boolean quick) {
     List<Case> out = new ArrayList<>();
     int[][] sizes = quick ? new int[][] {{30, 120}} : new int[][] {{100, 400}, {300, 1200}, {1000, 4000}};
     for (int[] s : sizes) {
-      out.add(new Case(s[0], s[1], "normal", 0.8, s[0] <= 100));
-      out.add(new Case(s[0], s[1], "tight", 1.6, s[0] <= 100));
+      out.add(new Case(s[0], s[1], "normal", 0.8, s[0] <= 100, false));
+      out.add(new Case(s[0], s[1], "tight", 1.6, s[0] <= 100, false));
     }
+    int[] small = sizes[0];
+    out.add(new Case(small[0], small[1], "normal", 0.8, true, true));
+    out.add(new Case(small[0], small[1], "tight", 1.6, true, true));
+    out.add(new Case(small[0], small[1], "overload", 3.2, true, true));
     return out;
   }
 
@@ -173,7 +183,8 @@ public final class RayonPlannerExperiment implements Experiment {
   }
 
   static CaseResult runCase(Case c, boolean quick) throws IOException {
-    PlannerWorkload.Stream stream = PlannerWorkload.generate(c.jobs(), c.nodes(), c.load(), SEED + c.jobs() * 31L + c.nodes());
+    PlannerWorkload.Stream stream = PlannerWorkload.generate(c.jobs(), c.nodes(), c.load(),
+        SEED + c.jobs() * 31L + c.nodes(), c.atomic());
     List<PlanRun> runs = new ArrayList<>();
     for (var e : new java.util.TreeMap<>(HadoopPlanning.agents()).entrySet()) {
       runs.add(HadoopPlanning.run(e.getKey(), e.getValue().get(), stream));
@@ -183,7 +194,7 @@ public final class RayonPlannerExperiment implements Experiment {
     String milpStats = "";
     for (String a : ROTA_AGENTS) {
       ReservationAgent agent = rotaAgent(a, quick);
-      RotaPlanning.Outcome o = RotaPlanning.run(agent.name().startsWith("portfolio(") ? a : agent.name(), agent, stream);
+      RotaPlanning.Outcome o = RotaPlanning.run(agent.name().contains("(") ? a : agent.name(), agent, stream);
       runs.add(o.run());
       if (o.run().acceptance() > bestAcceptance) {
         bestAcceptance = o.run().acceptance();
@@ -267,7 +278,7 @@ public final class RayonPlannerExperiment implements Experiment {
   private static void plots(List<CaseResult> results, Path outDir, Plotter plotter) throws IOException {
     List<String> agents = results.get(0).runs().stream().map(PlanRun::agent).toList();
     for (String load : List.of("normal", "tight")) {
-      List<CaseResult> rs = results.stream().filter(r -> r.c().loadName().equals(load)).toList();
+      List<CaseResult> rs = results.stream().filter(r -> !r.c().atomic() && r.c().loadName().equals(load)).toList();
       double[] x = rs.stream().mapToDouble(r -> r.c().jobs()).toArray();
       List<Plotter.Line> acc = new ArrayList<>();
       List<Plotter.Line> ms = new ArrayList<>();

@@ -26,14 +26,15 @@ class RayonPlannerExperimentTest {
     String json = Files.readString(out.resolve("rayon-planner.json"));
     for (String key : new String[] {"\"experiment\": \"rayon-planner\"", "\"metric\": \"acceptance\"",
         "\"metric\": \"preemption\"", "\"metric\": \"uniformity\"", "\"metric\": \"ms_per_reservation\"",
-        "\"metric\": \"milp_acceptance_gain_pct\"", "\"paper\": 30", "30 jobs 120 nodes tight"}) {
+        "\"metric\": \"milp_acceptance_gain_pct\"", "\"paper\": 30", "30 jobs 120 nodes tight",
+        "30 atomic jobs 120 nodes normal", "30 atomic jobs 120 nodes tight"}) {
       assertTrue(json.contains(key), key + " missing from " + json);
     }
     assertTrue(json.contains("\"baseline_name\": \"hadoop-aligned\"") || json.contains("\"baseline_name\": \"hadoop-greedy\""),
         json);
     String agents = Files.readString(out.resolve("rayon-planner/agents.txt"));
     for (String a : new String[] {"hadoop-greedy", "hadoop-aligned", "GREE", "GREE-L", "portfolio", "MILP",
-        "portfolio-milp", "MILP offline"}) {
+        "portfolio-milp", "MILP offline", "GREE-L/load", "min-cost"}) {
       assertTrue(agents.contains(a), a + " missing from " + agents);
     }
   }
@@ -64,6 +65,24 @@ class RayonPlannerExperimentTest {
       assertEquals(expected, j.flat().interpreter(), j.id());
     }
     assertEquals(Set.of(PlannerWorkload.Kind.values()), kinds);
+  }
+
+  @Test
+  void theAtomicStreamDrawsTheSameJobsEachOneMalleableAtom() throws Exception {
+    PlannerWorkload.Stream mixed = PlannerWorkload.generate(60, 240, 1.6, 3);
+    PlannerWorkload.Stream atomic = PlannerWorkload.generate(60, 240, 1.6, 3, true);
+
+    assertEquals(mixed.jobs().size(), atomic.jobs().size());
+    for (int i = 0; i < atomic.jobs().size(); i++) {
+      PlannerWorkload.Job j = atomic.jobs().get(i);
+      assertEquals(mixed.jobs().get(i).id(), j.id());
+      assertEquals(PlannerWorkload.Kind.MALLEABLE, j.kind());
+      var body = ((dev.rota.core.reservation.rdl.Window) j.rdl()).body();
+      var atom = (dev.rota.core.reservation.rdl.Atom) body;
+      assertEquals(1, atom.minParallel(), j.id());
+      assertEquals(j.work(), atom.work(), j.id());
+      assertEquals(1, j.flat().stages().size(), j.id());
+    }
   }
 
   @Test

@@ -9,7 +9,9 @@ import java.util.function.Supplier;
 
 /**
  * Rota's placement agents by the name an operator or a command line uses: {@code gree},
- * {@code gree-l}, {@code portfolio} (GREE-L, then GREE on rejection), {@code milp} (the exact MILP
+ * {@code gree-l}, {@code portfolio} (GREE-L, then GREE on rejection), {@code gree-l-load} (GREE-L
+ * filling the least loaded steps first, {@link GreeLAgent.Fill#LOW_LOAD}), {@code min-cost} (GREE-L,
+ * GREE-L/load and GREE, keeping the lowest-cost placement: {@link MinCostPortfolioAgent}), {@code milp} (the exact MILP
  * agent on OR-Tools CP-SAT with its default time cap, falling back to GREE-L then GREE) and {@code
  * portfolio-milp} (GREE-L, then GREE, then the MILP agent: greedy speed, and the solver only for what
  * both greedy agents reject). Names are case-insensitive.
@@ -21,6 +23,8 @@ public final class AgentCatalog {
     AGENTS.put("gree", GreeAgent::new);
     AGENTS.put("gree-l", GreeLAgent::new);
     AGENTS.put("portfolio", PortfolioAgent::greeLThenGree);
+    AGENTS.put("gree-l-load", GreeLAgent::lowLoad);
+    AGENTS.put("min-cost", MinCostPortfolioAgent::standard);
     AGENTS.put("milp", dev.rota.core.reservation.agent.milp.MilpAgent::new);
     AGENTS.put("portfolio-milp", () -> new PortfolioAgent(
         java.util.List.of(new GreeLAgent(), new GreeAgent(), new dev.rota.core.reservation.agent.milp.MilpAgent())));

@@ -42,8 +42,28 @@ import java.util.OptionalLong;
  */
 public final class GreeLAgent implements ReservationAgent {
   public static final String NAME = "GREE-L";
+  /** The name of the low-load variant ({@link Fill#LOW_LOAD}). */
+  public static final String LOW_LOAD_NAME = "GREE-L/load";
+
+  /** How an atom's leases are spread over the lease-aligned blocks of its interval. */
+  public enum Fill {
+    /**
+     * The paper's GREE-L: the request's own height as flat as possible (the lowest uniform height
+     * that fits), whatever else the plan holds there.
+     */
+    FLAT,
+    /**
+     * Ours, after the paper's cost function (c_jt charges load, §4.1) and Hadoop's {@code
+     * StageAllocatorLowCostAligned}: fill the blocks with the most free space first, i.e. lower the
+     * plan's highest load over the interval (water-filling on the plan's load rather than on the
+     * request's own height); ties and remainders go to the rightmost blocks, as in {@link #FLAT}.
+     */
+    LOW_LOAD
+  }
 
   private final boolean widenOnFailure;
+  private final Fill fill;
+  private final String name;
 
   public GreeLAgent() {
     this(RayonDefaults.GREE_L_WIDEN_ON_FAILURE);
@@ -51,19 +71,34 @@ public final class GreeLAgent implements ReservationAgent {
 
   /** @param widenOnFailure retry an operand over its whole range when its guessed interval is too small */
   public GreeLAgent(boolean widenOnFailure) {
+    this(widenOnFailure, Fill.FLAT);
+  }
+
+  /**
+   * @param widenOnFailure retry an operand over its whole range when its guessed interval is too small
+   * @param fill how leases are spread over an atom's interval
+   */
+  public GreeLAgent(boolean widenOnFailure, Fill fill) {
     this.widenOnFailure = widenOnFailure;
+    this.fill = java.util.Objects.requireNonNull(fill, "fill");
+    this.name = fill == Fill.FLAT ? NAME : LOW_LOAD_NAME;
+  }
+
+  /** GREE-L with the low-load fill ({@link Fill#LOW_LOAD}) and the default widening. */
+  public static GreeLAgent lowLoad() {
+    return new GreeLAgent(RayonDefaults.GREE_L_WIDEN_ON_FAILURE, Fill.LOW_LOAD);
   }
 
   @Override
   public String name() {
-    return NAME;
+    return name;
   }
 
   @Override
   public Result placeCompiled(PlanView plan, PlacementRequest request) {
     CompiledRdl contract = request.contract();
     if (contract.isEmpty()) {
-      return new Placed(Allocation.EMPTY, NAME);
+      return new Placed(Allocation.EMPTY, name);
     }
     long lo = contract.earliestStart();
     long hi = contract.latestEnd();
@@ -72,7 +107,7 @@ public final class GreeLAgent implements ReservationAgent {
     if (failure.isPresent()) {
       return new Rejected(failure.get());
     }
-    return new Placed(scratch.allocation(contract), NAME);
+    return new Placed(scratch.allocation(contract), name);
   }
 
   private Optional<Rejection> place(CompiledNode n, long lo, long hi, TentativePlan scratch) {
@@ -105,7 +140,7 @@ public final class GreeLAgent implements ReservationAgent {
       case ALL:
         return Agents.placeAll(kids, lo, hi, scratch, this::place);
       default:
-        return Agents.placeAny(NAME, op, lo, hi, scratch, this::place);
+        return Agents.placeAny(name, op, lo, hi, scratch, this::place);
     }
   }
 
@@ -136,7 +171,7 @@ public final class GreeLAgent implements ReservationAgent {
     long tail = AtomShape.tail(units, a.l());
     long leases = (units - tail) / a.l();
     if (leases > 0) {
-      Optional<Rejection> flat = waterFill(a, lo, hi, leases, scratch);
+      Optional<Rejection> flat = waterFill(a, lo, hi, leases, scratch, fill, name);
       if (flat.isPresent()) {
         scratch.rollback(mark);
         return flat;
@@ -144,14 +179,15 @@ public final class GreeLAgent implements ReservationAgent {
     }
     if (tail > 0 && !placeRightmost(a, lo, hi, tail, scratch)) {
       scratch.rollback(mark);
-      return Optional.of(Rejection.of(Rejection.Code.NO_CAPACITY, NAME, a.path(),
+      return Optional.of(Rejection.of(Rejection.Code.NO_CAPACITY, name, a.path(),
           "no room for its tail lease of " + tail + " steps with g = " + a.g() + " bundles in [" + lo + ", " + hi + ")"));
     }
     return Optional.empty();
   }
 
   /** Spreads {@code leases} leases of g bundles for l steps over lease-aligned blocks of [lo, hi). */
-  private static Optional<Rejection> waterFill(CompiledAtom a, long lo, long hi, long leases, TentativePlan scratch) {
+  private static Optional<Rejection> waterFill(CompiledAtom a, long lo, long hi, long leases, TentativePlan scratch,
+      Fill fill, String agent) {
     int k = (int) Math.max(0, (hi - lo) / a.l());
     long[] caps = new long[k];
     long room = 0;
@@ -173,9 +209,13 @@ public final class GreeLAgent implements ReservationAgent {
       maxCap = Math.max(maxCap, caps[b]);
     }
     if (room < leases) {
-      return Optional.of(Rejection.of(Rejection.Code.NO_CAPACITY, NAME, a.path(),
+      return Optional.of(Rejection.of(Rejection.Code.NO_CAPACITY, agent, a.path(),
           "flat placement found room for only " + room + " of the " + leases + " leases (g = " + a.g()
               + " bundles of " + a.bundle() + " for l = " + a.l() + " steps) in [" + lo + ", " + hi + ")"));
+    }
+    if (fill == Fill.LOW_LOAD) {
+      placeBlocks(a, hi, lowLoad(a, hi, k, caps, leases, scratch), scratch);
+      return Optional.empty();
     }
     // lowest level L with sum(min(cap, L)) >= leases
     long low = 1;
@@ -201,12 +241,73 @@ public final class GreeLAgent implements ReservationAgent {
         left--;
       }
     }
-    for (int b = k - 1; b >= 0; b--) {
+    placeBlocks(a, hi, x, scratch);
+    return Optional.empty();
+  }
+
+  private static void placeBlocks(CompiledAtom a, long hi, long[] x, TentativePlan scratch) {
+    for (int b = x.length - 1; b >= 0; b--) {
       if (x[b] > 0) {
         scratch.place(a, new Block(hi - (b + 1) * a.l(), hi - b * a.l(), x[b] * a.g()));
       }
     }
-    return Optional.empty();
+  }
+
+  /**
+   * The low-load fill: with f_b the free gangs of block b (its least free step) and cap_b what the
+   * atom may take there, the highest threshold T such that sum(min(cap_b, max(0, f_b - T))) >= leases
+   * leaves every block it uses with at least T free gangs; the leases short of that at T + 1 go to the
+   * rightmost blocks that can take one more. The caller has checked sum(cap_b) >= leases.
+   */
+  private static long[] lowLoad(CompiledAtom a, long hi, int k, long[] caps, long leases, TentativePlan scratch) {
+    long[] f = new long[k];
+    java.util.Arrays.fill(f, Long.MAX_VALUE);
+    long from = hi - (long) k * a.l();
+    long maxF = 0;
+    for (TentativePlan.Cap c : scratch.freeGangs(a, from, hi)) {
+      int first = (int) ((hi - c.end()) / a.l());
+      int last = (int) ((hi - 1 - c.start()) / a.l());
+      for (int b = first; b <= last; b++) {
+        f[b] = Math.min(f[b], c.gangs());
+      }
+    }
+    for (int b = 0; b < k; b++) {
+      maxF = Math.max(maxF, f[b]);
+    }
+    // highest T in [0, maxF) with take(T) >= leases (take(0) = sum(caps) >= leases; take is non-increasing)
+    long low = 0;
+    long high = maxF;
+    while (low < high) {
+      long mid = (low + high + 1) >>> 1;
+      if (take(caps, f, mid) >= leases) {
+        low = mid;
+      } else {
+        high = mid - 1;
+      }
+    }
+    long t = low;
+    long[] x = new long[k];
+    long left = leases;
+    for (int b = 0; b < k; b++) {
+      x[b] = Math.min(caps[b], Math.max(0, f[b] - (t + 1)));
+      left -= x[b];
+    }
+    for (int b = 0; b < k && left > 0; b++) {
+      long more = Math.min(caps[b], Math.max(0, f[b] - t)) - x[b];
+      if (more > 0) {
+        x[b] += more;
+        left -= more;
+      }
+    }
+    return x;
+  }
+
+  private static long take(long[] caps, long[] f, long t) {
+    long s = 0;
+    for (int b = 0; b < caps.length; b++) {
+      s += Math.min(caps[b], Math.max(0, f[b] - t));
+    }
+    return s;
   }
 
   private static long filled(long[] caps, long level) {

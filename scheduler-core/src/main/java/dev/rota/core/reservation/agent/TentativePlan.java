@@ -93,6 +93,24 @@ final class TentativePlan {
     return out;
   }
 
+  /**
+   * For each constant piece of [s, e): how many gangs of {@code a} the free space holds, floor(free
+   * bundles / g), ignoring the atom's height cap h (the "load" side of GREE-L's low-load fill).
+   */
+  List<Cap> freeGangs(CompiledAtom a, long s, long e) {
+    List<Cap> out = new ArrayList<>();
+    for (Segment seg : free.segments(s, e)) {
+      long gangs = seg.value().multiplesOf(a.bundle()) / a.g();
+      if (!out.isEmpty() && out.get(out.size() - 1).gangs() == gangs) {
+        Cap last = out.remove(out.size() - 1);
+        out.add(new Cap(last.start(), seg.end(), gangs));
+      } else {
+        out.add(new Cap(seg.start(), seg.end(), gangs));
+      }
+    }
+    return out;
+  }
+
   /** The outcome of scanning one candidate block. */
   sealed interface Scan permits Fits, Blocked {}
 

@@ -76,7 +76,7 @@ public class AgentContractPropertyTest {
   void everyPlacementOfEveryAgentKeepsTheContractCapacityAndPolicy() {
     Random rnd = new Random(2024);
     List<ReservationAgent> agents = List.of(new GreeAgent(), new GreeLAgent(), new GreeLAgent(false),
-        PortfolioAgent.greeLThenGree());
+        PortfolioAgent.greeLThenGree(), GreeLAgent.lowLoad(), MinCostPortfolioAgent.standard());
     int[] placedCount = new int[agents.size()];
     int compiledCount = 0;
     for (int trial = 0; trial < 400; trial++) {
@@ -114,5 +114,7 @@ public class AgentContractPropertyTest {
     }
     assertTrue(placedCount[3] >= placedCount[0] && placedCount[3] >= placedCount[1],
         "the portfolio accepts whatever either of its agents accepts");
+    assertTrue(placedCount[5] >= placedCount[0] && placedCount[5] >= placedCount[1] && placedCount[5] >= placedCount[4],
+        "the min-cost portfolio accepts whatever any of its agents accepts");
   }
 }
