@@ -1,5 +1,6 @@
 package dev.rota.it.adaptive;
 
+import dev.rota.it.ShippedConf;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -59,7 +60,7 @@ import dev.rota.yarn.adaptive.AdaptiveMetrics;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AdaptiveConfigTunerIT {
 
-    private static AdaptiveConfDir conf;
+    private static ShippedConf conf;
     private static MiniYARNCluster cluster;
     private static YarnClient client;
     private static WorkloadClient workloads;
@@ -67,9 +68,9 @@ class AdaptiveConfigTunerIT {
 
     @BeforeAll
     static void startCluster() throws Exception {
-        conf = AdaptiveConfDir.install().set(AdaptiveConfDir.CAPACITY_SCHEDULER,
+        conf = ShippedConf.install("adaptive").set(ShippedConf.CAPACITY_SCHEDULER,
                 Map.of(AdaptiveKeys.KEY_INTERVAL_SECONDS, "2"));
-        shippedBytes = Files.readAllBytes(conf.installed(AdaptiveConfDir.CAPACITY_SCHEDULER));
+        shippedBytes = Files.readAllBytes(conf.installed(ShippedConf.CAPACITY_SCHEDULER));
         Path work = Path.of("target", "adaptive-it", "cluster-" + System.currentTimeMillis()).toAbsolutePath();
         Files.createDirectories(work);
         DefaultMetricsSystem.setMiniClusterMode(true);
@@ -97,7 +98,7 @@ class AdaptiveConfigTunerIT {
         cluster.start();
         assertTrue(cluster.waitForNodeManagersToConnect(60_000), "NodeManagers registered");
         Path clientDir = Files.createDirectories(work.resolve("client-conf"));
-        try (OutputStream out = Files.newOutputStream(clientDir.resolve(AdaptiveConfDir.YARN_SITE))) {
+        try (OutputStream out = Files.newOutputStream(clientDir.resolve(ShippedConf.YARN_SITE))) {
             cluster.getConfig().writeXml(out);
         }
         client = YarnClient.createYarnClient();
@@ -157,7 +158,7 @@ class AdaptiveConfigTunerIT {
         report("last decision", AdaptiveMetrics.current().lastDecision());
 
         // the file says the same, siblings sum to 100, and the previous versions are kept beside it
-        Path file = conf.installed(AdaptiveConfDir.CAPACITY_SCHEDULER);
+        Path file = conf.installed(ShippedConf.CAPACITY_SCHEDULER);
         String text = Files.readString(file, StandardCharsets.UTF_8);
         double alpha = value(text, "yarn.scheduler.capacity.root.alpha.capacity");
         double beta = value(text, "yarn.scheduler.capacity.root.beta.capacity");
@@ -189,9 +190,9 @@ class AdaptiveConfigTunerIT {
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void aForcedValidationFailureLeavesTheFileByteIdenticalAndTheLiveConfigurationUntouched() throws Exception {
         // bounds whose minimums cannot sum to 100: applied by the operator's own refreshQueues
-        conf.set(AdaptiveConfDir.CAPACITY_SCHEDULER, Map.of(AdaptiveKeys.KEY_QUEUE_BOUNDS, "root.alpha=60:100,root.beta=60:100"));
+        conf.set(ShippedConf.CAPACITY_SCHEDULER, Map.of(AdaptiveKeys.KEY_QUEUE_BOUNDS, "root.alpha=60:100,root.beta=60:100"));
         rm().getRMContext().getRMAdminService().refreshQueues();
-        Path file = conf.installed(AdaptiveConfDir.CAPACITY_SCHEDULER);
+        Path file = conf.installed(ShippedConf.CAPACITY_SCHEDULER);
         byte[] before = Files.readAllBytes(file);
         Map<String, Double> liveBefore = liveAll();
         long failures = jmx("ValidationFailures");

@@ -1,5 +1,6 @@
 package dev.rota.it.adaptive;
 
+import dev.rota.it.ShippedConf;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -34,9 +35,9 @@ class MutableConfTunerIT {
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void withAMutableStoreTheTunerUpdatesTheStoreAndTheLiveQueuesButNotTheFile() throws Exception {
-        try (AdaptiveConfDir conf = AdaptiveConfDir.install()
-                .set(AdaptiveConfDir.CAPACITY_SCHEDULER, Map.of(AdaptiveKeys.KEY_INTERVAL_SECONDS, "1"))) {
-            byte[] file = Files.readAllBytes(conf.installed(AdaptiveConfDir.CAPACITY_SCHEDULER));
+        try (ShippedConf conf = ShippedConf.install("adaptive")
+                .set(ShippedConf.CAPACITY_SCHEDULER, Map.of(AdaptiveKeys.KEY_INTERVAL_SECONDS, "1"))) {
+            byte[] file = Files.readAllBytes(conf.installed(ShippedConf.CAPACITY_SCHEDULER));
             DefaultMetricsSystem.setMiniClusterMode(true);
             QueueMetrics.clearQueueMetrics();
             Configuration c = new YarnConfiguration();
@@ -71,7 +72,7 @@ class MutableConfTunerIT {
                 assertEquals(live, Double.parseDouble(stored), 0.01, "the store holds the live capacity");
                 assertEquals(100.0, live + cs.getQueue("root.beta").getCapacity() * 100, 0.01);
                 assertTrue(AdaptiveMetrics.current().applied() >= 1);
-                assertArrayEquals(file, Files.readAllBytes(conf.installed(AdaptiveConfDir.CAPACITY_SCHEDULER)),
+                assertArrayEquals(file, Files.readAllBytes(conf.installed(ShippedConf.CAPACITY_SCHEDULER)),
                         "capacity-scheduler.xml is not touched in mutable mode");
             } finally {
                 rm.stop();

@@ -1,5 +1,6 @@
 package dev.rota.it.hybrid;
 
+import dev.rota.it.ShippedConf;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -54,7 +55,7 @@ final class HybridCluster implements AutoCloseable {
         mini.init(conf);
         mini.start();
         Path clientDir = Files.createDirectories(workDir.resolve("client-conf"));
-        try (OutputStream out = Files.newOutputStream(clientDir.resolve(HybridConfDir.YARN_SITE))) {
+        try (OutputStream out = Files.newOutputStream(clientDir.resolve(ShippedConf.YARN_SITE))) {
             mini.getConfig().writeXml(out);
         }
         HybridCluster c = new HybridCluster(mini, clientDir, workDir);

@@ -1,5 +1,6 @@
 package dev.rota.it.hybrid;
 
+import dev.rota.it.ShippedConf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -59,7 +60,7 @@ class HybridSchedulingIT {
 
     private static final int NODES = 4;
 
-    private static HybridConfDir conf;
+    private static ShippedConf conf;
     private static HybridCluster yarn;
     private static YarnClient client;
     private static WorkloadClient workloads;
@@ -68,9 +69,9 @@ class HybridSchedulingIT {
     @BeforeAll
     static void startCluster() throws Exception {
         Path work = Path.of("target", "hybrid-it").toAbsolutePath();
-        conf = HybridConfDir.install()
-                .set(HybridConfDir.YARN_SITE, Map.of(PrefetchAuxService.KEY_MIGRATION_SECONDS, "2.5"))
-                .set(HybridConfDir.CAPACITY_SCHEDULER, Map.of(
+        conf = ShippedConf.install("hybrid")
+                .set(ShippedConf.YARN_SITE, Map.of(PrefetchAuxService.KEY_MIGRATION_SECONDS, "2.5"))
+                .set(ShippedConf.CAPACITY_SCHEDULER, Map.of(
                 HybridKeys.KEY_CUTOFF_SECONDS, "10",
                 HybridKeys.KEY_SHORT_PARTITION_PERCENT, "25",
                 HybridKeys.DICE_PREFIX + "window-seconds", "3",
@@ -200,7 +201,7 @@ class HybridSchedulingIT {
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
     void opportunisticPreemptionPausesALongContainerOnTheNodeManagerAndResumesIt() throws Exception {
         HybridRuntime rt = runtime();
-        conf.set(HybridConfDir.CAPACITY_SCHEDULER, Map.of(
+        conf.set(ShippedConf.CAPACITY_SCHEDULER, Map.of(
                 HybridKeys.KEY_PREEMPTION, "true",
                 HybridKeys.DICE_PREFIX + "suspension-seconds", "6"));
         yarn.rm().getRMContext().getRMAdminService().refreshQueues();

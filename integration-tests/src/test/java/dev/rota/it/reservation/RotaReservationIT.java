@@ -1,5 +1,6 @@
 package dev.rota.it.reservation;
 
+import dev.rota.it.ShippedConf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -71,7 +72,7 @@ class RotaReservationIT {
             + "window(order(all(atom(<1024,1>, 1, 2, 40, 80), atom(<1024,1>, 1, 1, 40, 40)),\n"
             + "             atom(<1024,1>, 1, 2, 20, 40)), 0, 60)\n";
 
-    private static ReservationConfDir conf;
+    private static ShippedConf conf;
     private static MiniYARNCluster yarn;
     private static Path clientConf;
     private static YarnClient client;
@@ -82,7 +83,7 @@ class RotaReservationIT {
     static void startCluster() throws Exception {
         Path work = Path.of("target", "reservation-it", "cluster-" + System.currentTimeMillis()).toAbsolutePath();
         Files.createDirectories(work);
-        conf = ReservationConfDir.install().set(ReservationConfDir.YARN_SITE,
+        conf = ShippedConf.install("reservation").set(ShippedConf.YARN_SITE,
                 Map.of("yarn.resourcemanager.fs.state-store.uri", work.resolve("rmstore").toUri().toString()));
         DefaultMetricsSystem.setMiniClusterMode(true);
         QueueMetrics.clearQueueMetrics();

@@ -1,4 +1,4 @@
-package dev.rota.it.adaptive;
+package dev.rota.it;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -11,41 +11,47 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.rota.it.RestoringCopies;
-
 /**
- * The operator files of {@code conf/adaptive/} installed first on the test classpath, where a real
- * ResourceManager has {@code $HADOOP_CONF_DIR}: CapacityScheduler and {@code refreshQueues} load
- * {@code capacity-scheduler.xml} from there, and the tuner rewrites exactly that file. {@link #close()}
- * restores what was on the classpath and deletes the versions the tuner kept.
+ * One of the shipped operator sets ({@code conf/hybrid/}, {@code conf/reservation/},
+ * {@code conf/adaptive/}: yarn-site.xml and capacity-scheduler.xml) installed the way a real
+ * ResourceManager sees it: first on the classpath, where a real RM has {@code $HADOOP_CONF_DIR},
+ * because CapacityScheduler and {@code refreshQueues} read {@code capacity-scheduler.xml} through the
+ * classpath (and the AdaptiveConfig tuner rewrites exactly that copy). A test may only change values of
+ * properties the shipped files already set, so it runs exactly the shipped wiring. {@link #close()}
+ * restores what was on the classpath and deletes the versions a tuner kept, so nothing leaks into
+ * later test classes.
  */
-final class AdaptiveConfDir implements AutoCloseable {
+public final class ShippedConf implements AutoCloseable {
 
-    static final String YARN_SITE = "yarn-site.xml";
-    static final String CAPACITY_SCHEDULER = "capacity-scheduler.xml";
+    public static final String YARN_SITE = "yarn-site.xml";
+    public static final String CAPACITY_SCHEDULER = "capacity-scheduler.xml";
 
+    private final String set;
     private final Path classpathDir;
     private final RestoringCopies copies = new RestoringCopies();
 
-    private AdaptiveConfDir(Path classpathDir) {
+    private ShippedConf(String set, Path classpathDir) {
+        this.set = set;
         this.classpathDir = classpathDir;
     }
 
-    static Path shipped() {
-        return Path.of(System.getProperty("rota.root.dir", "..")).resolve("conf/adaptive").toAbsolutePath().normalize();
+    /** {@code <rota.root.dir>/conf/<set>}. */
+    public static Path shipped(String set) {
+        return Path.of(System.getProperty("rota.root.dir", "..")).resolve("conf").resolve(set).toAbsolutePath().normalize();
     }
 
-    static AdaptiveConfDir install() throws IOException {
+    /** Installs {@code conf/<set>/yarn-site.xml} and {@code capacity-scheduler.xml} first on this test's classpath. */
+    public static ShippedConf install(String set) throws IOException {
         Path dir;
         try {
-            dir = Path.of(AdaptiveConfDir.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            dir = Path.of(ShippedConf.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         } catch (URISyntaxException e) {
             throw new IOException(e);
         }
-        AdaptiveConfDir installed = new AdaptiveConfDir(dir);
+        ShippedConf installed = new ShippedConf(set, dir);
         for (String name : List.of(YARN_SITE, CAPACITY_SCHEDULER)) {
             Path target = dir.resolve(name);
-            installed.copies.copy(shipped().resolve(name), target);
+            installed.copies.copy(shipped(set).resolve(name), target);
             URL seen = Thread.currentThread().getContextClassLoader().getResource(name);
             try {
                 if (seen == null || !Files.isSameFile(Path.of(seen.toURI()), target)) {
@@ -59,20 +65,20 @@ final class AdaptiveConfDir implements AutoCloseable {
         return installed;
     }
 
-    /** The installed copy of {@code file}: the one the ResourceManager loads and the tuner rewrites. */
-    Path installed(String file) {
+    /** The installed copy of {@code file}: the one the ResourceManager loads (and a tuner rewrites). */
+    public Path installed(String file) {
         return classpathDir.resolve(file);
     }
 
     /** Sets existing properties of the installed {@code file} to new values. */
-    AdaptiveConfDir set(String file, Map<String, String> values) throws IOException {
+    public ShippedConf set(String file, Map<String, String> values) throws IOException {
         Path p = classpathDir.resolve(file);
         String xml = Files.readString(p, StandardCharsets.UTF_8);
         for (Map.Entry<String, String> e : values.entrySet()) {
             Pattern property = Pattern.compile("(<name>" + Pattern.quote(e.getKey()) + "</name>\\s*<value>)[^<]*(</value>)");
             Matcher m = property.matcher(xml);
             if (!m.find()) {
-                throw new IllegalArgumentException(e.getKey() + " is not set in conf/adaptive/" + file);
+                throw new IllegalArgumentException(e.getKey() + " is not set in conf/" + set + "/" + file);
             }
             xml = m.replaceFirst(Matcher.quoteReplacement(m.group(1) + e.getValue() + m.group(2)));
         }
