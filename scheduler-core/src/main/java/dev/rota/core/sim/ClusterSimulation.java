@@ -221,17 +221,7 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
   private void finishTask(int c) {
     SimJob j = jobs[cJob[c]];
     int stage = cStage[c];
-    int node = cNode[c];
-    Resource demand = j.spec.stages().get(stage).taskDemand();
-    for (int k = 0; k < dims; k++) {
-      free[node * dims + k] += demand.get(k);
-    }
-    updateOpen(node);
-    addTo(used, demand, -1);
-    addTo(j.queue.used, demand, -1);
-    addTo(j.used, demand, -1);
-    j.removeContainer(c, cPos);
-    j.running--;
+    release(j, c);
     j.finished++;
     boolean wasRunnable = j.hasRunnableTask();
     if (--j.stageUnfinished[stage] == 0) {
@@ -247,6 +237,21 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
     }
     cFree[cFreeTop++] = c;
     dirty = true;
+  }
+
+  /** Gives container {@code c}'s resources back to its node, the cluster, its queue and its job. */
+  private void release(SimJob j, int c) {
+    int node = cNode[c];
+    Resource demand = j.spec.stages().get(cStage[c]).taskDemand();
+    for (int k = 0; k < dims; k++) {
+      free[node * dims + k] += demand.get(k);
+    }
+    updateOpen(node);
+    addTo(used, demand, -1);
+    addTo(j.queue.used, demand, -1);
+    addTo(j.used, demand, -1);
+    j.removeContainer(c, cPos);
+    j.running--;
   }
 
   // ---- Placements ---------------------------------------------------------------------------
@@ -319,17 +324,7 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
     }
     engine.cancel(cHandle[victim]);
     int stage = cStage[victim];
-    int node = cNode[victim];
-    Resource demand = j.spec.stages().get(stage).taskDemand();
-    for (int k = 0; k < dims; k++) {
-      free[node * dims + k] += demand.get(k);
-    }
-    updateOpen(node);
-    addTo(used, demand, -1);
-    addTo(j.queue.used, demand, -1);
-    addTo(j.used, demand, -1);
-    j.removeContainer(victim, cPos);
-    j.running--;
+    release(j, victim);
     boolean wasRunnable = j.hasRunnableTask();
     j.kill(stage, cTask[victim]);
     if (!wasRunnable) {
