@@ -1,5 +1,6 @@
 package dev.rota.it.adaptive;
 
+import dev.rota.it.Apps;
 import dev.rota.it.ShippedConf;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -12,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,9 +25,6 @@ import javax.management.ObjectName;
 
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
-import org.apache.hadoop.yarn.api.records.ApplicationReport;
-import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
-import org.apache.hadoop.yarn.api.records.YarnApplicationState;
 import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.MiniYARNCluster;
@@ -181,7 +178,7 @@ class AdaptiveConfigTunerIT {
         assertEquals(0, jmx("Rollbacks"));
 
         for (ApplicationId id : burst) {
-            assertSucceeded(id, 90);
+            Apps.assertSucceeded(client, id, 90);
         }
     }
 
@@ -209,7 +206,7 @@ class AdaptiveConfigTunerIT {
         assertArrayEquals(before, Files.readAllBytes(file), "the file is byte-identical");
         assertEquals(liveBefore, liveAll(), "the live capacities are unchanged");
         assertEquals(applied, jmx("Applied"));
-        assertSucceeded(beta, 60);
+        Apps.assertSucceeded(client, beta, 60);
         assertArrayEquals(before, Files.readAllBytes(file));
     }
 
@@ -232,20 +229,6 @@ class AdaptiveConfigTunerIT {
         } catch (javax.management.JMException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    private static void assertSucceeded(ApplicationId app, int seconds) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        ApplicationReport r = client.getApplicationReport(app);
-        while (!EnumSet.of(YarnApplicationState.FINISHED, YarnApplicationState.FAILED, YarnApplicationState.KILLED)
-                .contains(r.getYarnApplicationState())) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(app + " not finished after " + seconds + " s: " + r.getYarnApplicationState());
-            }
-            Thread.sleep(250);
-            r = client.getApplicationReport(app);
-        }
-        assertEquals(FinalApplicationStatus.SUCCEEDED, r.getFinalApplicationStatus(), app + ": " + r.getDiagnostics());
     }
 
     private static void await(String what, int seconds, BooleanSupplier condition) throws InterruptedException {

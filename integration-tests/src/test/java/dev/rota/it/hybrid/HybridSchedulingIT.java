@@ -1,5 +1,6 @@
 package dev.rota.it.hybrid;
 
+import dev.rota.it.Apps;
 import dev.rota.it.ShippedConf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -22,11 +23,8 @@ import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
 import org.apache.hadoop.yarn.api.records.ApplicationId;
-import org.apache.hadoop.yarn.api.records.ApplicationReport;
 import org.apache.hadoop.yarn.api.records.ExecutionType;
-import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
 import org.apache.hadoop.yarn.api.records.NodeId;
-import org.apache.hadoop.yarn.api.records.YarnApplicationState;
 import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.server.nodemanager.containermanager.container.ContainerState;
 import org.junit.jupiter.api.AfterAll;
@@ -129,8 +127,8 @@ class HybridSchedulingIT {
         assertEquals(1, open.size());
         ApplicationId long2 = workloads.submit(spec("long-2", "root.batch", 512, 1, 2, 15_000));
 
-        assertSucceeded(short1, 120);
-        assertSucceeded(short2, 120);
+        Apps.assertSucceeded(client, short1, 120);
+        Apps.assertSucceeded(client, short2, 120);
         await("Dice reopens the nodes once short containers stop waiting", 45, () -> rt.partition().closedNodes().isEmpty()
                 && sampler.partitions().get(sampler.partitions().size() - 1).closedNodes().isEmpty());
         List<ClusterSampler.PartitionSample> changes = sampler.partitions();
@@ -142,8 +140,8 @@ class HybridSchedulingIT {
         }
         assertTrue(closedAt >= 0 && changes.subList(closedAt, changes.size()).stream().anyMatch(p -> p.closedNodes().isEmpty()),
                 "closed 2 nodes, then reopened them: " + changes);
-        assertSucceeded(long1, 90);
-        assertSucceeded(long2, 90);
+        Apps.assertSucceeded(client, long1, 90);
+        Apps.assertSucceeded(client, long2, 90);
 
         report("partition changes", sampler.partitions().stream()
                 .map(p -> String.format("+%.1fs closed=%d %s", (p.at() - sampler.partitions().get(0).at()) / 1000.0,
@@ -218,8 +216,8 @@ class HybridSchedulingIT {
         await("a NodeManager pauses a long container", 30,
                 () -> tasks(long3).stream().anyMatch(c -> c.nodeManagerStates().contains(ContainerState.PAUSED)));
         await("the suspension timer promotes it back", 60, () -> metrics.resumptions() >= 1);
-        assertSucceeded(short3, 120);
-        assertSucceeded(long3, 120);
+        Apps.assertSucceeded(client, short3, 120);
+        Apps.assertSucceeded(client, long3, 120);
 
         List<ClusterSampler.SeenContainer> paused = tasks(long3).stream()
                 .filter(c -> c.nodeManagerStates().contains(ContainerState.PAUSED)).toList();
@@ -245,7 +243,7 @@ class HybridSchedulingIT {
         // prefetched when they start (a hit) and run 15 % faster
         ApplicationId prefetching = workloads.submit(spec("eirene-ccdm", "root.default", 512, 1, 28, 3_000)
                 .withEirene(new WorkloadSpec.Eirene(false, true, 0.15)));
-        assertSucceeded(prefetching, 90);
+        Apps.assertSucceeded(client, prefetching, 90);
         List<String> outputs = taskOutputs(prefetching);
         long hits = outputs.stream().filter(o -> o.startsWith("rota-prefetch: hit")).count();
         long misses = outputs.stream().filter(o -> o.startsWith("rota-prefetch: miss")).count();
@@ -271,7 +269,7 @@ class HybridSchedulingIT {
             }
         }
         ApplicationId cloning = workloads.submit(satc);
-        assertSucceeded(cloning, 60);
+        Apps.assertSucceeded(client, cloning, 60);
         String am = amLog(cloning);
         report("cloning", am.lines().filter(l -> l.contains("clone") && (l.contains("won") || l.contains("launch")))
                 .map(l -> l.substring(l.indexOf(": ", l.indexOf("WorkloadAppMaster")) + 2)).collect(Collectors.joining(" | ")));
@@ -323,20 +321,6 @@ class HybridSchedulingIT {
     private static ClusterSampler.SeenContainer am(ApplicationId app) {
         return sampler.containersOf(app).stream().filter(ClusterSampler.SeenContainer::amContainer).findFirst()
                 .orElseThrow(() -> new AssertionError("no AM container seen for " + app));
-    }
-
-    private static void assertSucceeded(ApplicationId app, int seconds) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        ApplicationReport r = client.getApplicationReport(app);
-        while (!EnumSet.of(YarnApplicationState.FINISHED, YarnApplicationState.FAILED, YarnApplicationState.KILLED)
-                .contains(r.getYarnApplicationState())) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(app + " not finished after " + seconds + " s: " + r.getYarnApplicationState());
-            }
-            Thread.sleep(250);
-            r = client.getApplicationReport(app);
-        }
-        assertEquals(FinalApplicationStatus.SUCCEEDED, r.getFinalApplicationStatus(), app + ": " + r.getDiagnostics());
     }
 
     private static void await(String what, int seconds, BooleanSupplier condition) throws InterruptedException {

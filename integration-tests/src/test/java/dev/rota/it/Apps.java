@@ -1,0 +1,31 @@
+package dev.rota.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.EnumSet;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ApplicationReport;
+import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
+import org.apache.hadoop.yarn.api.records.YarnApplicationState;
+import org.apache.hadoop.yarn.client.api.YarnClient;
+
+/** Assertions on real applications that every integration test needs. */
+public final class Apps {
+    private Apps() {}
+
+    /** Waits up to {@code seconds} for {@code app} to end, then asserts it SUCCEEDED (with its diagnostics). */
+    public static void assertSucceeded(YarnClient client, ApplicationId app, int seconds) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        ApplicationReport r = client.getApplicationReport(app);
+        while (!EnumSet.of(YarnApplicationState.FINISHED, YarnApplicationState.FAILED, YarnApplicationState.KILLED)
+                .contains(r.getYarnApplicationState())) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(app + " not finished after " + seconds + " s: " + r.getYarnApplicationState());
+            }
+            Thread.sleep(250);
+            r = client.getApplicationReport(app);
+        }
+        assertEquals(FinalApplicationStatus.SUCCEEDED, r.getFinalApplicationStatus(), app + ": " + r.getDiagnostics());
+    }
+}
