@@ -11,12 +11,13 @@ public final class JobFact {
     private final double deadline;
     private final int containersPerTask;
     private final int vcoresPerTask;
-    private final int heldContainers;
-    private final int heldVcores;
+    private int heldContainers;
+    private int heldVcores;
     private final int unstarted;
     private final double remainingWork;
     private final int allowedMachineTypes;
-    private final boolean pending;
+    private boolean pending;
+    private boolean wantsAm;
     private int grant;
     private int grantOrder = -1;
 
@@ -83,6 +84,23 @@ public final class JobFact {
 
     public boolean isPending() {
         return pending;
+    }
+
+    /** Arrived, has unstarted tasks and waits for its ApplicationMaster (AM containers modelled). */
+    public boolean isWantsAm() {
+        return wantsAm;
+    }
+
+    public void setWantsAm(boolean wantsAm) {
+        this.wantsAm = wantsAm;
+    }
+
+    /** The job got its AM: it holds one more container and vcore, and its tasks become pending. */
+    public void admitAm() {
+        wantsAm = false;
+        heldContainers++;
+        heldVcores++;
+        pending = unstarted > 0;
     }
 
     public boolean allows(int type) {

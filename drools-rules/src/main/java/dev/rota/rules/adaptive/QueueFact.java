@@ -9,8 +9,9 @@ public final class QueueFact {
     private final double minShare;
     private final double maxShare;
     private final IntraQueuePolicy policy;
-    private final int used;
-    private final int demand;
+    private int used;
+    private int demand;
+    private int ams;
     private int share;
 
     /**
@@ -27,6 +28,13 @@ public final class QueueFact {
         this.policy = policy;
         this.used = used;
         this.demand = demand;
+    }
+
+    /** As above, with {@code ams} ApplicationMasters running in the queue now. */
+    public QueueFact(int index, double weight, double minShare, double maxShare, IntraQueuePolicy policy, int used,
+            int demand, int ams) {
+        this(index, weight, minShare, maxShare, policy, used, demand);
+        this.ams = ams;
     }
 
     public int getIndex() {
@@ -55,6 +63,23 @@ public final class QueueFact {
 
     public int getDemand() {
         return demand;
+    }
+
+    public void setUsed(int used) {
+        this.used = used;
+    }
+
+    public void setDemand(int demand) {
+        this.demand = demand;
+    }
+
+    /** ApplicationMasters running in the queue (AM admission counts them against the AM limit). */
+    public int getAms() {
+        return ams;
+    }
+
+    public void setAms(int ams) {
+        this.ams = ams;
     }
 
     public int getShare() {

@@ -10,7 +10,7 @@ import dev.rota.core.adaptive.SchedulerKind;
 public final class Round {
     private final SchedulerKind kind;
     private final int containers;
-    private final int free;
+    private int free;
     private final double time;
     private final int queues;
     private final int jobs;
@@ -38,6 +38,11 @@ public final class Round {
 
     public int getFree() {
         return free;
+    }
+
+    /** AM admission takes free containers before the inter-queue split. */
+    public void setFree(int free) {
+        this.free = free;
     }
 
     public double getTime() {

@@ -33,7 +33,16 @@ import java.util.List;
  * <li><b>AG4</b> estimation: each placed task starts now on its new slot (Algorithm 2: new containers are
  * available at the grant time and take the next task in execution order).</li>
  * </ol>
- * A job's latency is its completion minus its submission. A job that can never get a container is charged
+ * With AM containers ({@link AdaptiveDefaults#AM_CONTAINERS}, the default), a job first needs one ApplicationMaster
+ * container, held until it completes; only a job holding its AM has demand in AG1/AG2. At each allocation event,
+ * before AG1, arrived jobs without an AM are admitted in submission order (submit, job index): a job gets one
+ * container on the allowed machine type with the most free containers when its queue stays within its maximum,
+ * fewer than max(1, ⌊{@link AdaptiveDefaults#AM_SHARE}·queue maximum⌋) AMs run in its queue and fewer than
+ * max(1, ⌊AM_SHARE·r⌋) in the group (as the CapacityScheduler activates applications under its AM limit). Jobs
+ * with {@link AdaptiveJob#amRunning()} hold their AM from the start. An AM counts as one container and one vcore
+ * of its job (Fair/DRF keys) and of its queue, and is released when the job's last task ends. The job's first
+ * grant is its AM's.
+ * <p>A job's latency is its completion minus its submission. A job that can never get a container is charged
  * {@link AdaptiveDefaults#STARVATION_PENALTY_SECONDS} after the moment the simulation stalls.
  *
  * <p>Performance: a thread-confined scratch workspace is reused across calls, so {@link #averageLatency} allocates
@@ -44,7 +53,24 @@ public final class JavaLatencyComparator implements LatencyComparator {
 
     private static final double EPS = 1e-9;
 
-    private final ThreadLocal<Workspace> workspaces = ThreadLocal.withInitial(Workspace::new);
+    private final boolean amContainers;
+    private final ThreadLocal<Workspace> workspaces;
+
+    /** A comparator with AM containers as {@link AdaptiveDefaults#AM_CONTAINERS}. */
+    public JavaLatencyComparator() {
+        this(AdaptiveDefaults.AM_CONTAINERS);
+    }
+
+    /** @param amContainers model one ApplicationMaster container per job (see the class comment) */
+    public JavaLatencyComparator(boolean amContainers) {
+        this.amContainers = amContainers;
+        this.workspaces = ThreadLocal.withInitial(() -> new Workspace(amContainers));
+    }
+
+    /** Whether this comparator models AM containers. */
+    public boolean amContainers() {
+        return amContainers;
+    }
 
     @Override
     public double averageLatency(GroupState group, GroupConfiguration config, int containers) {
@@ -99,6 +125,7 @@ public final class JavaLatencyComparator implements LatencyComparator {
 
     /** Reusable arrays; grown, never shrunk. */
     private static final class Workspace {
+        final boolean amMode;
         int nJ;
         int nQ;
         int nM;
@@ -138,6 +165,17 @@ public final class JavaLatencyComparator implements LatencyComparator {
         IntraQueuePolicy[] policy = new IntraQueuePolicy[0];
         // per machine type
         int[] typeFree = new int[0];
+        // AM containers
+        boolean[] amHeld = new boolean[0];
+        int[] amType = new int[0];
+        int[] amsQ = new int[0];
+        int[] amLimitQ = new int[0];
+        int amsGroup;
+        int amLimitGroup;
+
+        Workspace(boolean amMode) {
+            this.amMode = amMode;
+        }
 
         void run(GroupState group, GroupConfiguration config, int r) {
             List<AdaptiveJob> jobs = group.jobs();
@@ -159,7 +197,11 @@ public final class JavaLatencyComparator implements LatencyComparator {
                 policy[q] = s.policy();
                 maxC[q] = floorShare(Math.min(s.maxShare(), b.max()), r);
                 guarantee[q] = capacity ? floorShare(Math.max(s.share(), b.min()), r) : floorShare(b.min(), r);
+                amsQ[q] = 0;
+                amLimitQ[q] = Math.max(1, floorShare(AdaptiveDefaults.AM_SHARE, maxC[q]));
             }
+            amsGroup = 0;
+            amLimitGroup = Math.max(1, floorShare(AdaptiveDefaults.AM_SHARE, r));
             int totalSlots = 0;
             double now = group.now();
             for (int j = 0; j < nJ; j++) {
@@ -180,12 +222,18 @@ public final class JavaLatencyComparator implements LatencyComparator {
                 firstGrant[j] = Double.NaN;
                 completion[j] = Double.NaN;
                 remainingWork[j] = 0;
+                amHeld[j] = false;
                 totalSlots += a.taskSeconds().length + a.runningTaskSeconds().length;
             }
             ensureSlots(totalSlots);
             slotCount = 0;
-            // seed J^Run with the running tasks
+            // seed J^Run with the running AMs and tasks
             for (int j = 0; j < nJ; j++) {
+                if (amMode && job[j].amRunning()) {
+                    firstGrant[j] = Math.min(submit[j], now);
+                    int type = placeType(j, true);
+                    addAm(j, type);
+                }
                 double[] running = job[j].runningTaskSeconds();
                 if (running.length > 0) {
                     firstGrant[j] = Math.min(submit[j], now);
@@ -242,6 +290,14 @@ public final class JavaLatencyComparator implements LatencyComparator {
                         if (slotsOf[j] == 0) {
                             done[j] = true;
                             completion[j] = t;
+                            if (amHeld[j]) {
+                                amHeld[j] = false;
+                                typeFree[amType[j]]++;
+                                heldC[j]--;
+                                heldV[j]--;
+                                amsQ[job[j].queue()]--;
+                                amsGroup--;
+                            }
                         }
                         slotCount--;
                         slotJob[s] = slotJob[slotCount];
@@ -286,9 +342,17 @@ public final class JavaLatencyComparator implements LatencyComparator {
                 share[q] = 0;
             }
             for (int j = 0; j < nJ; j++) {
+                used[job[j].queue()] += heldC[j];
+            }
+            if (amMode) {
+                free = admitAms(t, free);
+                if (free <= 0) {
+                    return;
+                }
+            }
+            for (int j = 0; j < nJ; j++) {
                 int q = job[j].queue();
-                used[q] += heldC[j];
-                if (arrived[j] && next[j] < dur[j].length) {
+                if (pendingJob(j)) {
                     demand[q] += (dur[j].length - next[j]) * cpt[j];
                     anyDemand = true;
                 }
@@ -416,12 +480,55 @@ public final class JavaLatencyComparator implements LatencyComparator {
             int np = 0;
             for (int i = 0; i < nJ; i++) {
                 int j = order[i];
-                if (job[j].queue() == q && arrived[j] && next[j] < dur[j].length) {
+                if (job[j].queue() == q && pendingJob(j)) {
                     pending[np++] = j;
                     grant[j] = 0;
                 }
             }
             return np;
+        }
+
+        /** Arrived, has unstarted tasks and, with AM containers, holds its AM. */
+        private boolean pendingJob(int j) {
+            return arrived[j] && next[j] < dur[j].length && (!amMode || amHeld[j]);
+        }
+
+        /** AM admission before AG1, in submission order; updates {@code used}; returns the free containers left. */
+        private int admitAms(double t, int free) {
+            for (int i = 0; i < nJ && free > 0 && amsGroup < amLimitGroup; i++) {
+                int j = order[i];
+                int q = job[j].queue();
+                if (amHeld[j] || !arrived[j] || next[j] >= dur[j].length || amsQ[q] >= amLimitQ[q]
+                        || used[q] + 1 > maxC[q]) {
+                    continue;
+                }
+                int type = -1;
+                for (int m = 0; m < nM; m++) {
+                    if (job[j].allows(m) && typeFree[m] >= 1 && (type < 0 || typeFree[m] > typeFree[type])) {
+                        type = m;
+                    }
+                }
+                if (type < 0) {
+                    continue;
+                }
+                addAm(j, type);
+                used[q]++;
+                free--;
+                if (Double.isNaN(firstGrant[j])) {
+                    firstGrant[j] = t;
+                }
+            }
+            return free;
+        }
+
+        private void addAm(int j, int type) {
+            amHeld[j] = true;
+            amType[j] = type;
+            typeFree[type]--;
+            heldC[j]++;
+            heldV[j]++;
+            amsQ[job[j].queue()]++;
+            amsGroup++;
         }
 
         /** Stable insertion sort of pending[0..np) by key (ties keep FIFO order). */
@@ -486,6 +593,8 @@ public final class JavaLatencyComparator implements LatencyComparator {
             remainingWork = new double[c];
             order = new int[c];
             pending = new int[c];
+            amHeld = new boolean[c];
+            amType = new int[c];
         }
 
         private void ensureQueues(int n) {
@@ -499,6 +608,8 @@ public final class JavaLatencyComparator implements LatencyComparator {
             maxC = new int[n];
             weight = new double[n];
             policy = new IntraQueuePolicy[n];
+            amsQ = new int[n];
+            amLimitQ = new int[n];
         }
 
         private void ensureSlots(int n) {

@@ -10,7 +10,9 @@ import org.junit.jupiter.api.Test;
 
 class JavaLatencyComparatorTest {
 
-    private final JavaLatencyComparator comparator = new JavaLatencyComparator();
+    // the paper's worked examples have no ApplicationMaster containers
+
+    private final JavaLatencyComparator comparator = new JavaLatencyComparator(false);
 
     /** Fig. 7: five containers, q1 = {j1} wanting 1, q2 = {j2..j5} wanting 2 each; every task 10 s. */
     static GroupState fig7() {
@@ -153,5 +155,79 @@ class JavaLatencyComparatorTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> comparator.averageLatency(fig7(), GroupConfiguration.capacity(IntraQueuePolicy.FIFO, 1.0), 5));
         assertTrue(e.getMessage().contains("1 queue settings but group g has 2 queues"), e.getMessage());
+    }
+    // ---- ApplicationMaster containers (AdaptiveDefaults.AM_CONTAINERS) ----
+
+    private final JavaLatencyComparator withAm = new JavaLatencyComparator(true);
+
+    @Test
+    void amContainersAreTheDefault() {
+        assertTrue(AdaptiveDefaults.AM_CONTAINERS);
+        assertTrue(new JavaLatencyComparator().amContainers());
+        assertEquals(0.5, AdaptiveDefaults.AM_SHARE, 0.0);
+    }
+
+    /**
+     * Hand-computed: 6 containers, q0 = {j1}, q1 = {j2, j3}, every job two 10 s tasks, FIFO.
+     * <ul>
+     * <li>Elastic Capacity 0.75/0.25 (guarantees 4 and 1, maximum 6 each). Without AMs: q0 takes 2, q1 its 1 plus the
+     * 3 left, all six tasks run at once, mean 10. With AMs (limits: 3 per queue, 3 in the group): j1, j2, j3 get
+     * AMs; q0 then takes 2 (j1 done at 10), q1 is already above its guarantee (2 AMs &gt; 1) and gets the last free
+     * container (j2's first task). At 10 j1 leaves 3 containers: j2's slot takes its second task (done at 20) and j3
+     * runs both (done at 20): mean (10 + 20 + 20) / 3 = 16.67.</li>
+     * <li>Non-elastic 0.5/0.5 (3 each). Without AMs: q1's 3 containers give j2 two and j3 one, j3's second task waits
+     * until 10: mean (10 + 10 + 20) / 3 = 13.33. With AMs the queue AM limit is max(1, ⌊0.5·3⌋) = 1: j1 and j2 get
+     * AMs and run both tasks at once (done at 10); j3's AM waits for j2's and starts at 10, its tasks too: done at
+     * 20, mean 13.33.</li>
+     * </ul>
+     * So the AM reverses the ranking of the two configurations.
+     */
+    @Test
+    void amContainersChangeTheEstimateAndTheRanking() {
+        GroupState g = GroupState.of("g", List.of("q0", "q1"), QueueBounds.NONE, List.of(
+                AdaptiveJob.of("j1", 0, 0, 10, 10),
+                AdaptiveJob.of("j2", 1, 0, 10, 10),
+                AdaptiveJob.of("j3", 1, 0, 10, 10)), 0);
+        GroupConfiguration elastic = GroupConfiguration.capacity(IntraQueuePolicy.FIFO, 0.75, 0.25);
+        GroupConfiguration even = GroupConfiguration.capacity(IntraQueuePolicy.FIFO, 0.5, 0.5).nonElastic();
+        assertEquals(10.0, comparator.averageLatency(g, elastic, 6), 1e-12);
+        assertEquals(40.0 / 3, comparator.averageLatency(g, even, 6), 1e-12);
+        assertEquals(50.0 / 3, withAm.averageLatency(g, elastic, 6), 1e-12);
+        assertEquals(40.0 / 3, withAm.averageLatency(g, even, 6), 1e-12);
+        LatencyEstimate e = withAm.estimate(g, even, 6);
+        JobEstimate j3 = e.jobs().get(2);
+        assertEquals(10.0, j3.waiting(), 0.0); // its AM starts when j2's is released
+        assertEquals(20.0, j3.completion(), 0.0);
+        // the ranking flips: without AMs the elastic configuration wins, with AMs the even one
+        assertTrue(comparator.averageLatency(g, elastic, 6) < comparator.averageLatency(g, even, 6));
+        assertTrue(withAm.averageLatency(g, even, 6) < withAm.averageLatency(g, elastic, 6));
+    }
+
+    @Test
+    void aRunningAmIsAlreadyHeld() {
+        // 2 containers; h's AM runs (no task yet), so its two 10 s tasks run one after the other
+        GroupState g = GroupState.of("g", List.of("q"), QueueBounds.NONE, List.of(
+                AdaptiveJob.of("h", 0, -5, 10, 10).withAmRunning(true)), 0);
+        GroupConfiguration c = GroupConfiguration.capacity(IntraQueuePolicy.FIFO, 1.0);
+        assertEquals(25.0, withAm.averageLatency(g, c, 2), 0.0);
+        assertEquals(15.0, comparator.averageLatency(g, c, 2), 0.0);
+        // a job with running tasks always holds its AM
+        assertTrue(AdaptiveJob.running("r", 0, 0, 3).amRunning());
+        // a waiting job must wait for the group's single AM slot (max(1, ⌊0.5·2⌋) = 1) until h completes at 20
+        GroupState two = g.withJobs(List.of(g.jobs().get(0), AdaptiveJob.of("w", 0, 0, 10)), 0);
+        JobEstimate w = withAm.estimate(two, c, 2).jobs().get(1);
+        assertEquals(20.0, w.waiting(), 0.0);
+        assertEquals(30.0, w.completion(), 0.0);
+    }
+
+    @Test
+    void groupBoundsCountAmContainers() {
+        GroupState g = GroupState.of("g", List.of("q"), QueueBounds.NONE, List.of(
+                AdaptiveJob.of("h", 0, -5, 10, 10).withAmRunning(true),
+                AdaptiveJob.of("w", 0, 0, 10)), 0);
+        // held: h's AM; plus the largest task and one AM for w; upper: 3 tasks + 2 AMs
+        assertEquals(new GroupBounds(3, 5), GroupBounds.of(g, true));
+        assertEquals(new GroupBounds(1, 3), GroupBounds.of(g, false));
+        assertEquals(GroupBounds.of(g, AdaptiveDefaults.AM_CONTAINERS), GroupBounds.of(g));
     }
 }
