@@ -45,8 +45,6 @@ public final class DroolsLatencyComparator implements LatencyComparator {
     public static final String RULE_AG3_PLACEMENT = "AG3 placement";
     public static final String RULE_AG4_ESTIMATE = "AG4 Algorithm 2 estimate";
 
-    public static final String RULE_AG1_AM = "AG1 AM containers: admit in submission order under the AM limits";
-
     private final RuleEngine engine;
     private final boolean amContainers;
 
@@ -58,7 +56,10 @@ public final class DroolsLatencyComparator implements LatencyComparator {
         this(engine, AdaptiveDefaults.AM_CONTAINERS);
     }
 
-    /** @param amContainers model one ApplicationMaster container per job (rule {@value #RULE_AG1_AM}) */
+    /**
+     * @param amContainers model one ApplicationMaster container per job (the AG2 helpers and {@value #RULE_AG3_PLACEMENT}
+     *                     of adaptive-comparator.drl; a rule base that places tasks of a job without its AM fails)
+     */
     public DroolsLatencyComparator(RuleEngine engine, boolean amContainers) {
         this.engine = Objects.requireNonNull(engine, "engine");
         this.amContainers = amContainers;
@@ -66,10 +67,6 @@ public final class DroolsLatencyComparator implements LatencyComparator {
             throw new IllegalArgumentException("rule base " + engine.describeSources()
                     + " has no AdaptiveConfig comparator rules (expected rules '" + RULE_AG1_CAPACITY + "' and '"
                     + RULE_AG4_ESTIMATE + "', as in adaptive-comparator.drl)");
-        }
-        if (amContainers && !engine.ruleNames().contains(RULE_AG1_AM)) {
-            throw new IllegalArgumentException("rule base " + engine.describeSources()
-                    + " has no rule '" + RULE_AG1_AM + "' (as in adaptive-comparator.drl), needed with AM containers");
         }
     }
 
@@ -295,26 +292,50 @@ public final class DroolsLatencyComparator implements LatencyComparator {
         int[] used = new int[nQ];
         int[] demand = new int[nQ];
         boolean anyDemand = false;
-        boolean anyAm = false;
         boolean[] pending = new boolean[jobs.size()];
         boolean[] wantsAm = new boolean[jobs.size()];
+        int[] amAsks = new int[nQ];
+        int groupAms = 0;
+        for (int q = 0; q < nQ; q++) {
+            groupAms += ams.perQueue[q];
+        }
+        Integer[] fifo = new Integer[jobs.size()];
+        for (int j = 0; j < fifo.length; j++) {
+            fifo[j] = j;
+        }
+        java.util.Arrays.sort(fifo, Comparator.comparingDouble((Integer j) -> jobs.get(j).submitTime()).thenComparingInt(j -> j));
         for (int j = 0; j < jobs.size(); j++) {
+            used[jobs.get(j).queue()] += heldC[j];
+        }
+        // demand: tasks of jobs holding their AM; 1 + tasks of jobs waiting for it, in FIFO order while the queue's
+        // AM limit allows
+        for (int j : fifo) {
             AdaptiveJob a = jobs.get(j);
-            used[a.queue()] += heldC[j];
+            int q = a.queue();
             boolean unstarted = arrived[j] && next[j] < a.taskSeconds().length;
             wantsAm[j] = amContainers && unstarted && !ams.held[j];
-            anyAm |= wantsAm[j];
-            pending[j] = unstarted && (!amContainers || ams.held[j]);
-            if (pending[j]) {
+            pending[j] = unstarted;
+            if (wantsAm[j]) {
+                QueueSetting s = config.queues().get(q);
+                int maxC = (int) Math.floor(Math.min(s.maxShare(), group.bounds().get(q).max()) * r + EPS);
+                int limit = Math.max(1, (int) Math.floor(AdaptiveDefaults.AM_SHARE * maxC + EPS));
+                if (ams.perQueue[q] + amAsks[q] < limit) {
+                    amAsks[q]++;
+                    demand[q] += 1 + (a.taskSeconds().length - next[j]) * a.containersPerTask();
+                    anyDemand = true;
+                }
+            } else if (unstarted) {
                 demand[a.queue()] += (a.taskSeconds().length - next[j]) * a.containersPerTask();
                 anyDemand = true;
             }
         }
-        if (!anyDemand && !anyAm) {
+        if (!anyDemand) {
             return;
         }
         List<Object> facts = new ArrayList<>();
-        facts.add(new Round(config.kind(), r, free, t, nQ, jobs.size(), anyAm ? Stage.AM_ADMISSION : Stage.INTER_QUEUE));
+        Round round = new Round(config.kind(), r, free, t, nQ, jobs.size(), Stage.INTER_QUEUE);
+        round.setGroupAms(groupAms);
+        facts.add(round);
         for (int q = 0; q < nQ; q++) {
             QueueSetting s = config.queues().get(q);
             QueueBounds b = group.bounds().get(q);
@@ -361,6 +382,10 @@ public final class DroolsLatencyComparator implements LatencyComparator {
             slots[j]++;
             if (Double.isNaN(firstGrant[j])) {
                 firstGrant[j] = t;
+            }
+            if (amContainers && !ams.held[j]) {
+                throw new IllegalStateException("rules " + engine.describeSources() + " started a task of job " + a.id()
+                        + " before its ApplicationMaster (the rule base does not model AM containers)");
             }
             active.add(new Slot(j, p.type(), t + d));
             count[j]++;

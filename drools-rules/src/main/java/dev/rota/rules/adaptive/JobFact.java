@@ -2,7 +2,8 @@ package dev.rota.rules.adaptive;
 
 /**
  * A job as AG2/AG3 see it at one allocation round (the Job fact): what it holds and still needs. AG2 writes
- * {@code grant} (tasks) and {@code grantOrder}.
+ * {@code grant} (tasks), {@code amGrant} (its ApplicationMaster, when it waits for one) and {@code grantOrder}.
+ * {@code pending}: it has unstarted tasks and may ask for them (holds its AM, or is waiting for it).
  */
 public final class JobFact {
     private final int index;
@@ -11,13 +12,14 @@ public final class JobFact {
     private final double deadline;
     private final int containersPerTask;
     private final int vcoresPerTask;
-    private int heldContainers;
-    private int heldVcores;
+    private final int heldContainers;
+    private final int heldVcores;
     private final int unstarted;
     private final double remainingWork;
     private final int allowedMachineTypes;
-    private boolean pending;
+    private final boolean pending;
     private boolean wantsAm;
+    private boolean amGrant;
     private int grant;
     private int grantOrder = -1;
 
@@ -95,12 +97,13 @@ public final class JobFact {
         this.wantsAm = wantsAm;
     }
 
-    /** The job got its AM: it holds one more container and vcore, and its tasks become pending. */
-    public void admitAm() {
-        wantsAm = false;
-        heldContainers++;
-        heldVcores++;
-        pending = unstarted > 0;
+    /** AG2 granted the job its AM in this round (AG3 places it before the job's tasks). */
+    public boolean isAmGrant() {
+        return amGrant;
+    }
+
+    public void setAmGrant(boolean amGrant) {
+        this.amGrant = amGrant;
     }
 
     public boolean allows(int type) {

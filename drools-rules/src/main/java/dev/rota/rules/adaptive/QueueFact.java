@@ -9,9 +9,10 @@ public final class QueueFact {
     private final double minShare;
     private final double maxShare;
     private final IntraQueuePolicy policy;
-    private int used;
-    private int demand;
+    private final int used;
+    private final int demand;
     private int ams;
+    private int amNew;
     private int share;
 
     /**
@@ -65,21 +66,18 @@ public final class QueueFact {
         return demand;
     }
 
-    public void setUsed(int used) {
-        this.used = used;
-    }
-
-    public void setDemand(int demand) {
-        this.demand = demand;
-    }
-
     /** ApplicationMasters running in the queue (AM admission counts them against the AM limit). */
     public int getAms() {
         return ams;
     }
 
-    public void setAms(int ams) {
-        this.ams = ams;
+    /** AMs AG2 granted in this queue in this round. */
+    public int getAmNew() {
+        return amNew;
+    }
+
+    public void setAmNew(int amNew) {
+        this.amNew = amNew;
     }
 
     public int getShare() {

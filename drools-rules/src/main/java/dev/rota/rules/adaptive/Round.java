@@ -10,7 +10,9 @@ import dev.rota.core.adaptive.SchedulerKind;
 public final class Round {
     private final SchedulerKind kind;
     private final int containers;
-    private int free;
+    private final int free;
+    private int groupAms;
+    private int amNewGroup;
     private final double time;
     private final int queues;
     private final int jobs;
@@ -40,11 +42,6 @@ public final class Round {
         return free;
     }
 
-    /** AM admission takes free containers before the inter-queue split. */
-    public void setFree(int free) {
-        this.free = free;
-    }
-
     public double getTime() {
         return time;
     }
@@ -63,6 +60,24 @@ public final class Round {
 
     public void setStage(Stage stage) {
         this.stage = stage;
+    }
+
+    /** ApplicationMasters running in the group at the start of the round. */
+    public int getGroupAms() {
+        return groupAms;
+    }
+
+    public void setGroupAms(int groupAms) {
+        this.groupAms = groupAms;
+    }
+
+    /** AMs granted by AG2 in this round (all queues). */
+    public int getAmNewGroup() {
+        return amNewGroup;
+    }
+
+    public void setAmNewGroup(int amNewGroup) {
+        this.amNewGroup = amNewGroup;
     }
 
     public int getCursor() {

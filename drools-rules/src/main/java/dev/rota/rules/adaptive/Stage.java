@@ -2,8 +2,6 @@ package dev.rota.rules.adaptive;
 
 /** Where an allocation round stands; each activation group's rules match one stage. */
 public enum Stage {
-    /** AG1 (AM containers only): admit ApplicationMasters in submission order under the AM limits. */
-    AM_ADMISSION,
     /** AG1: split the free containers among the queues. */
     INTER_QUEUE,
     /** AG2: split each queue's share among its jobs (cursor = queue index). */

@@ -87,8 +87,10 @@ class DroolsLatencyCrossCheckTest {
                         AdaptiveJob.of("v", 1, 0, 7, 3),
                         AdaptiveJob.of("w", 1, 2, 2, 2, 2, 2).withContainersPerTask(2),
                         AdaptiveJob.of("x", 0, 4, 9)), 0),
-                // JavaLatencyComparatorTest's hand-computed case where the AM reverses a ranking
+                // JavaLatencyComparatorTest's hand-computed case where the AM reverses a ranking, and a variant
                 GroupState.of("am-ranking", List.of("q0", "q1"), QueueBounds.NONE, List.of(
+                        AdaptiveJob.of("j1", 0, 0, 10, 20, 10), AdaptiveJob.of("j2", 1, 0, 20, 20)), 0),
+                GroupState.of("am-limits", List.of("q0", "q1"), QueueBounds.NONE, List.of(
                         AdaptiveJob.of("j1", 0, 0, 10, 10), AdaptiveJob.of("j2", 1, 0, 10, 10),
                         AdaptiveJob.of("j3", 1, 0, 10, 10)), 0));
         for (GroupState g : groups) {

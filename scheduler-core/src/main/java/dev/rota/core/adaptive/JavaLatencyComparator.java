@@ -34,14 +34,16 @@ import java.util.List;
  * available at the grant time and take the next task in execution order).</li>
  * </ol>
  * With AM containers ({@link AdaptiveDefaults#AM_CONTAINERS}, the default), a job first needs one ApplicationMaster
- * container, held until it completes; only a job holding its AM has demand in AG1/AG2. At each allocation event,
- * before AG1, arrived jobs without an AM are admitted in submission order (submit, job index): a job gets one
- * container on the allowed machine type with the most free containers when its queue stays within its maximum,
- * fewer than max(1, ⌊{@link AdaptiveDefaults#AM_SHARE}·queue maximum⌋) AMs run in its queue and fewer than
- * max(1, ⌊AM_SHARE·r⌋) in the group (as the CapacityScheduler activates applications under its AM limit). Jobs
- * with {@link AdaptiveJob#amRunning()} hold their AM from the start. An AM counts as one container and one vcore
- * of its job (Fair/DRF keys) and of its queue, and is released when the job's last task ends. The job's first
- * grant is its AM's.
+ * container, held until it completes; its tasks start only once the AM runs. The AM is a request like any other:
+ * AG1 counts 1 + its tasks for each job waiting for its AM (in FIFO order, while the queue's AM limit allows), and
+ * AG2 hands a waiting job its AM before its tasks (FIFO / EDF / LRTF: as its first container; Fair / DRF: as one
+ * unit, the job holding nothing). An AM is granted only while fewer than max(1, ⌊{@link AdaptiveDefaults#AM_SHARE}
+ * ·queue maximum⌋) AMs run or are granted in its queue and fewer than max(1, ⌊AM_SHARE·r⌋) in the group; a grant
+ * cut by AG3 or that fits on no machine type still counts until the end of the round. AG3 places the AM (one
+ * container, the allowed type with the most free containers) before the job's tasks, and a job whose AM does not
+ * fit gets no task. Jobs with {@link AdaptiveJob#amRunning()} hold their AM from the start. An AM counts as one
+ * container and one vcore of its job (Fair/DRF keys) and of its queue, and is released when the job's last task
+ * ends. The job's first grant is its AM's.
  * <p>A job's latency is its completion minus its submission. A job that can never get a container is charged
  * {@link AdaptiveDefaults#STARVATION_PENALTY_SECONDS} after the moment the simulation stalls.
  *
@@ -167,10 +169,13 @@ public final class JavaLatencyComparator implements LatencyComparator {
         int[] typeFree = new int[0];
         // AM containers
         boolean[] amHeld = new boolean[0];
+        boolean[] amGrant = new boolean[0];
         int[] amType = new int[0];
         int[] amsQ = new int[0];
+        int[] amNewQ = new int[0];
         int[] amLimitQ = new int[0];
         int amsGroup;
+        int amNewGroup;
         int amLimitGroup;
 
         Workspace(boolean amMode) {
@@ -344,19 +349,25 @@ public final class JavaLatencyComparator implements LatencyComparator {
             for (int j = 0; j < nJ; j++) {
                 used[job[j].queue()] += heldC[j];
             }
-            if (amMode) {
-                free = admitAms(t, free);
-                if (free <= 0) {
-                    return;
-                }
+            for (int q = 0; q < nQ; q++) {
+                amNewQ[q] = 0; // here: AM requests counted into the demand, per queue
             }
-            for (int j = 0; j < nJ; j++) {
+            for (int i = 0; i < nJ; i++) {
+                int j = order[i];
                 int q = job[j].queue();
                 if (pendingJob(j)) {
                     demand[q] += (dur[j].length - next[j]) * cpt[j];
                     anyDemand = true;
+                } else if (needsAm(j) && amsQ[q] + amNewQ[q] < amLimitQ[q]) {
+                    amNewQ[q]++;
+                    demand[q] += 1 + (dur[j].length - next[j]) * cpt[j];
+                    anyDemand = true;
                 }
             }
+            for (int q = 0; q < nQ; q++) {
+                amNewQ[q] = 0;
+            }
+            amNewGroup = 0;
             if (!anyDemand) {
                 return;
             }
@@ -407,9 +418,13 @@ public final class JavaLatencyComparator implements LatencyComparator {
                         long bestKey = Long.MAX_VALUE;
                         for (int i = 0; i < np; i++) {
                             int j = pending[i];
-                            if (grant[j] < dur[j].length - next[j] && cpt[j] <= left) {
-                                long c = heldC[j] + (long) grant[j] * cpt[j];
-                                long key = drf ? Math.max(c, heldV[j] + (long) grant[j] * vpt[j]) : c;
+                            boolean eligible = needsAm(j) && !amGrant[j]
+                                    ? left >= 1 && amRoom(q)
+                                    : grant[j] < dur[j].length - next[j] && cpt[j] <= left;
+                            if (eligible) {
+                                int am = amGrant[j] ? 1 : 0;
+                                long c = heldC[j] + (long) grant[j] * cpt[j] + am;
+                                long key = drf ? Math.max(c, heldV[j] + (long) grant[j] * vpt[j] + am) : c;
                                 if (key < bestKey) {
                                     bestKey = key;
                                     best = j;
@@ -419,8 +434,13 @@ public final class JavaLatencyComparator implements LatencyComparator {
                         if (best < 0) {
                             break;
                         }
-                        grant[best]++;
-                        left -= cpt[best];
+                        if (needsAm(best) && !amGrant[best]) {
+                            grantAm(best, q);
+                            left--;
+                        } else {
+                            grant[best]++;
+                            left -= cpt[best];
+                        }
                     }
                 } else {
                     if (p == IntraQueuePolicy.LRTF) {
@@ -438,6 +458,13 @@ public final class JavaLatencyComparator implements LatencyComparator {
                     }
                     for (int i = 0; i < np && left > 0; i++) {
                         int j = pending[i];
+                        if (needsAm(j)) {
+                            if (!amRoom(q)) {
+                                continue;
+                            }
+                            grantAm(j, q);
+                            left--;
+                        }
                         int g = Math.min(dur[j].length - next[j], left / cpt[j]);
                         grant[j] = g;
                         left -= g * cpt[j];
@@ -446,7 +473,7 @@ public final class JavaLatencyComparator implements LatencyComparator {
                 // AG3 QueueMax: cut the newest grants if the queue would exceed its maximum
                 int over = used[q];
                 for (int i = 0; i < np; i++) {
-                    over += grant[pending[i]] * cpt[pending[i]];
+                    over += grant[pending[i]] * cpt[pending[i]] + (amGrant[pending[i]] ? 1 : 0);
                 }
                 over -= maxC[q];
                 for (int i = np - 1; i >= 0 && over > 0; i--) {
@@ -455,10 +482,32 @@ public final class JavaLatencyComparator implements LatencyComparator {
                         grant[j]--;
                         over -= cpt[j];
                     }
+                    if (over > 0 && amGrant[j]) {
+                        amGrant[j] = false; // stays counted against the AM limits for the rest of the round
+                        over--;
+                    }
                 }
                 // AG3 Placement + AG4: place each granted task, start it now
                 for (int i = 0; i < np; i++) {
                     int j = pending[i];
+                    if (amGrant[j]) {
+                        amGrant[j] = false;
+                        int type = placeAm(j);
+                        if (type < 0) {
+                            grant[j] = 0; // stays counted against the AM limits for the rest of the round
+                            continue;
+                        }
+                        amNewQ[q]--; // now a running AM
+                        amNewGroup--;
+                        addAm(j, type);
+                        if (Double.isNaN(firstGrant[j])) {
+                            firstGrant[j] = t;
+                        }
+                    }
+                    if (needsAm(j)) {
+                        grant[j] = 0; // no AM, no task
+                        continue;
+                    }
                     for (int g = grant[j]; g > 0; g--) {
                         int type = placeType(j, false);
                         if (type < 0) {
@@ -480,9 +529,10 @@ public final class JavaLatencyComparator implements LatencyComparator {
             int np = 0;
             for (int i = 0; i < nJ; i++) {
                 int j = order[i];
-                if (job[j].queue() == q && pendingJob(j)) {
+                if (job[j].queue() == q && (pendingJob(j) || needsAm(j))) {
                     pending[np++] = j;
                     grant[j] = 0;
+                    amGrant[j] = false;
                 }
             }
             return np;
@@ -493,32 +543,31 @@ public final class JavaLatencyComparator implements LatencyComparator {
             return arrived[j] && next[j] < dur[j].length && (!amMode || amHeld[j]);
         }
 
-        /** AM admission before AG1, in submission order; updates {@code used}; returns the free containers left. */
-        private int admitAms(double t, int free) {
-            for (int i = 0; i < nJ && free > 0 && amsGroup < amLimitGroup; i++) {
-                int j = order[i];
-                int q = job[j].queue();
-                if (amHeld[j] || !arrived[j] || next[j] >= dur[j].length || amsQ[q] >= amLimitQ[q]
-                        || used[q] + 1 > maxC[q]) {
-                    continue;
-                }
-                int type = -1;
-                for (int m = 0; m < nM; m++) {
-                    if (job[j].allows(m) && typeFree[m] >= 1 && (type < 0 || typeFree[m] > typeFree[type])) {
-                        type = m;
-                    }
-                }
-                if (type < 0) {
-                    continue;
-                }
-                addAm(j, type);
-                used[q]++;
-                free--;
-                if (Double.isNaN(firstGrant[j])) {
-                    firstGrant[j] = t;
+        /** Arrived, has unstarted tasks and waits for its AM (AM containers modelled). */
+        private boolean needsAm(int j) {
+            return amMode && !amHeld[j] && arrived[j] && next[j] < dur[j].length;
+        }
+
+        /** Whether one more AM fits queue q's and the group's AM limits this round. */
+        private boolean amRoom(int q) {
+            return amsQ[q] + amNewQ[q] < amLimitQ[q] && amsGroup + amNewGroup < amLimitGroup;
+        }
+
+        private void grantAm(int j, int q) {
+            amGrant[j] = true;
+            amNewQ[q]++;
+            amNewGroup++;
+        }
+
+        /** The allowed machine type with the most free containers that holds one AM container; -1 if none. */
+        private int placeAm(int j) {
+            int type = -1;
+            for (int m = 0; m < nM; m++) {
+                if (job[j].allows(m) && typeFree[m] >= 1 && (type < 0 || typeFree[m] > typeFree[type])) {
+                    type = m;
                 }
             }
-            return free;
+            return type;
         }
 
         private void addAm(int j, int type) {
@@ -594,6 +643,7 @@ public final class JavaLatencyComparator implements LatencyComparator {
             order = new int[c];
             pending = new int[c];
             amHeld = new boolean[c];
+            amGrant = new boolean[c];
             amType = new int[c];
         }
 
@@ -609,6 +659,7 @@ public final class JavaLatencyComparator implements LatencyComparator {
             weight = new double[n];
             policy = new IntraQueuePolicy[n];
             amsQ = new int[n];
+            amNewQ = new int[n];
             amLimitQ = new int[n];
         }
 

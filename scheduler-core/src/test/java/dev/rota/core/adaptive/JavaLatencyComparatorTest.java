@@ -168,39 +168,59 @@ class JavaLatencyComparatorTest {
     }
 
     /**
-     * Hand-computed: 6 containers, q0 = {j1}, q1 = {j2, j3}, every job two 10 s tasks, FIFO.
+     * Hand-computed: 4 containers, elastic Capacity (maximum 4 each), FIFO; q0 = {j1: tasks 10, 20, 10 s},
+     * q1 = {j2: tasks 20, 20 s}; AM limits max(1, ⌊0.5·4⌋) = 2 per queue and in the group.
      * <ul>
-     * <li>Elastic Capacity 0.75/0.25 (guarantees 4 and 1, maximum 6 each). Without AMs: q0 takes 2, q1 its 1 plus the
-     * 3 left, all six tasks run at once, mean 10. With AMs (limits: 3 per queue, 3 in the group): j1, j2, j3 get
-     * AMs; q0 then takes 2 (j1 done at 10), q1 is already above its guarantee (2 AMs &gt; 1) and gets the last free
-     * container (j2's first task). At 10 j1 leaves 3 containers: j2's slot takes its second task (done at 20) and j3
-     * runs both (done at 20): mean (10 + 20 + 20) / 3 = 16.67.</li>
-     * <li>Non-elastic 0.5/0.5 (3 each). Without AMs: q1's 3 containers give j2 two and j3 one, j3's second task waits
-     * until 10: mean (10 + 10 + 20) / 3 = 13.33. With AMs the queue AM limit is max(1, ⌊0.5·3⌋) = 1: j1 and j2 get
-     * AMs and run both tasks at once (done at 10); j3's AM waits for j2's and starts at 10, its tasks too: done at
-     * 20, mean 13.33.</li>
+     * <li>0.5/0.5 (guarantees 2 and 2). Without AMs: j1 runs 10 and 20 at 0 and its third task at 10 (done 20); j2 runs
+     * both at 0 (done 20): mean 20. With AMs each queue's 2 containers are an AM and one task slot: j1 runs 0–10,
+     * 10–30, 30–40 and j2 0–20, 20–40: mean 40.</li>
+     * <li>0.75/0.25 (guarantees 3 and 1). Without AMs: j1 runs all three at 0 (done 20); j2 runs one task at 0 and
+     * its second on j1's freed container at 10 (done 30): mean 25. With AMs: q0's 3 are j1's AM and two tasks (the
+     * 10 s slot takes the third task at 10; done 20); q1's 1 is j2's AM, so j2 starts both tasks when j1 leaves at
+     * 20 (done 40): mean 30.</li>
      * </ul>
      * So the AM reverses the ranking of the two configurations.
      */
     @Test
     void amContainersChangeTheEstimateAndTheRanking() {
         GroupState g = GroupState.of("g", List.of("q0", "q1"), QueueBounds.NONE, List.of(
-                AdaptiveJob.of("j1", 0, 0, 10, 10),
-                AdaptiveJob.of("j2", 1, 0, 10, 10),
-                AdaptiveJob.of("j3", 1, 0, 10, 10)), 0);
-        GroupConfiguration elastic = GroupConfiguration.capacity(IntraQueuePolicy.FIFO, 0.75, 0.25);
-        GroupConfiguration even = GroupConfiguration.capacity(IntraQueuePolicy.FIFO, 0.5, 0.5).nonElastic();
-        assertEquals(10.0, comparator.averageLatency(g, elastic, 6), 1e-12);
-        assertEquals(40.0 / 3, comparator.averageLatency(g, even, 6), 1e-12);
-        assertEquals(50.0 / 3, withAm.averageLatency(g, elastic, 6), 1e-12);
-        assertEquals(40.0 / 3, withAm.averageLatency(g, even, 6), 1e-12);
-        LatencyEstimate e = withAm.estimate(g, even, 6);
-        JobEstimate j3 = e.jobs().get(2);
-        assertEquals(10.0, j3.waiting(), 0.0); // its AM starts when j2's is released
-        assertEquals(20.0, j3.completion(), 0.0);
-        // the ranking flips: without AMs the elastic configuration wins, with AMs the even one
-        assertTrue(comparator.averageLatency(g, elastic, 6) < comparator.averageLatency(g, even, 6));
-        assertTrue(withAm.averageLatency(g, even, 6) < withAm.averageLatency(g, elastic, 6));
+                AdaptiveJob.of("j1", 0, 0, 10, 20, 10),
+                AdaptiveJob.of("j2", 1, 0, 20, 20)), 0);
+        GroupConfiguration even = GroupConfiguration.capacity(IntraQueuePolicy.FIFO, 0.5, 0.5);
+        GroupConfiguration skewed = GroupConfiguration.capacity(IntraQueuePolicy.FIFO, 0.75, 0.25);
+        assertEquals(20.0, comparator.averageLatency(g, even, 4), 0.0);
+        assertEquals(25.0, comparator.averageLatency(g, skewed, 4), 0.0);
+        assertEquals(40.0, withAm.averageLatency(g, even, 4), 0.0);
+        assertEquals(30.0, withAm.averageLatency(g, skewed, 4), 0.0);
+        LatencyEstimate e = withAm.estimate(g, skewed, 4);
+        assertEquals(20.0, e.jobs().get(0).completion(), 0.0);
+        JobEstimate j2 = e.jobs().get(1);
+        assertEquals(0.0, j2.waiting(), 0.0); // its AM starts at once
+        assertEquals(40.0, j2.completion(), 0.0);
+        // the ranking flips: without AMs the even configuration wins, with AMs the skewed one
+        assertTrue(comparator.averageLatency(g, even, 4) < comparator.averageLatency(g, skewed, 4));
+        assertTrue(withAm.averageLatency(g, skewed, 4) < withAm.averageLatency(g, even, 4));
+    }
+
+    /**
+     * The AM is handed out like any container request, by the queue's policy (4 containers, one queue, both jobs at
+     * 0). FIFO: j1 takes its AM and 3 tasks (done 10); j2's AM and task wait until then (done 20). Fair: both AMs
+     * first (each job holds nothing), then one task each; j2 is done at 10 and leaves 2 containers, so j1 runs its
+     * second task on its slot and its third on a freed container (done 20).
+     */
+    @Test
+    void theAmIsGrantedByTheQueuePolicy() {
+        GroupState g = GroupState.of("g", List.of("q"), QueueBounds.NONE, List.of(
+                AdaptiveJob.of("j1", 0, 0, 10, 10, 10),
+                AdaptiveJob.of("j2", 0, 0, 10)), 0);
+        LatencyEstimate fifo = withAm.estimate(g, GroupConfiguration.capacity(IntraQueuePolicy.FIFO, 1.0), 4);
+        assertEquals(10.0, fifo.jobs().get(0).completion(), 0.0);
+        assertEquals(10.0, fifo.jobs().get(1).waiting(), 0.0);
+        assertEquals(20.0, fifo.jobs().get(1).completion(), 0.0);
+        LatencyEstimate fair = withAm.estimate(g, GroupConfiguration.capacity(IntraQueuePolicy.FAIR, 1.0), 4);
+        assertEquals(20.0, fair.jobs().get(0).completion(), 0.0);
+        assertEquals(0.0, fair.jobs().get(1).waiting(), 0.0);
+        assertEquals(10.0, fair.jobs().get(1).completion(), 0.0);
     }
 
     @Test
