@@ -44,10 +44,10 @@ public final class AdaptiveDefaults {
     /**
      * The comparator models YARN's ApplicationMaster container (ours; the paper's testbed had AMs, its text does
      * not say how its comparator counts them; digest §1.4 counts one AM per job in r^Lower): on by default. A job
-     * first needs one AM container, held until it finishes; its tasks start only once the AM runs. AMs are
-     * admitted at each allocation event before the inter-queue allocation (AG1), in submission order, while the
-     * job's queue stays within its maximum and both AM limits ({@link #AM_SHARE}) hold. Off = the comparator of
-     * the paper's Algorithm 1/2 as printed (tasks only).
+     * first needs one AM container, held until it finishes; its tasks start only once the AM runs. The AM is a
+     * container request like the tasks: AG1 counts it in the queue's demand and AG2 grants it by the queue's policy
+     * before the job's tasks, while both AM limits ({@link #AM_SHARE}) hold (see {@link JavaLatencyComparator}).
+     * Off = the comparator of the paper's Algorithm 1/2 as printed (tasks only).
      */
     public static final boolean AM_CONTAINERS = true;
 
