@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
+import dev.rota.core.adaptive.AdaptiveDefaults;
 import dev.rota.core.adaptive.AdaptiveJob;
 import dev.rota.core.adaptive.GroupConfiguration;
 import dev.rota.core.adaptive.GroupState;
@@ -45,10 +46,23 @@ public final class DroolsLatencyComparator implements LatencyComparator {
     public static final String RULE_AG4_ESTIMATE = "AG4 Algorithm 2 estimate";
 
     private final RuleEngine engine;
+    private final boolean amContainers;
 
-    /** Uses the rules of {@code engine}; it must contain the adaptive comparator rules. */
+    /**
+     * Uses the rules of {@code engine}; it must contain the adaptive comparator rules. AM containers as
+     * {@link AdaptiveDefaults#AM_CONTAINERS}.
+     */
     public DroolsLatencyComparator(RuleEngine engine) {
+        this(engine, AdaptiveDefaults.AM_CONTAINERS);
+    }
+
+    /**
+     * @param amContainers model one ApplicationMaster container per job (the AG2 helpers and {@value #RULE_AG3_PLACEMENT}
+     *                     of adaptive-comparator.drl; a rule base that places tasks of a job without its AM fails)
+     */
+    public DroolsLatencyComparator(RuleEngine engine, boolean amContainers) {
         this.engine = Objects.requireNonNull(engine, "engine");
+        this.amContainers = amContainers;
         if (!engine.ruleNames().contains(RULE_AG4_ESTIMATE) || !engine.ruleNames().contains(RULE_AG1_CAPACITY)) {
             throw new IllegalArgumentException("rule base " + engine.describeSources()
                     + " has no AdaptiveConfig comparator rules (expected rules '" + RULE_AG1_CAPACITY + "' and '"
@@ -63,11 +77,35 @@ public final class DroolsLatencyComparator implements LatencyComparator {
 
     /** The operator's directory when configured, else the bundled rules. */
     public static DroolsLatencyComparator load(Optional<Path> operatorDirectory) {
-        return new DroolsLatencyComparator(operatorDirectory.map(RuleEngine::fromDirectory).orElseGet(RuleEngine::fromClasspath));
+        return load(operatorDirectory, AdaptiveDefaults.AM_CONTAINERS);
+    }
+
+    /** As {@link #load(Optional)}, with or without AM containers. */
+    public static DroolsLatencyComparator load(Optional<Path> operatorDirectory, boolean amContainers) {
+        return new DroolsLatencyComparator(operatorDirectory.map(RuleEngine::fromDirectory).orElseGet(RuleEngine::fromClasspath),
+                amContainers);
     }
 
     public RuleEngine engine() {
         return engine;
+    }
+
+    /** Whether this comparator models AM containers. */
+    public boolean amContainers() {
+        return amContainers;
+    }
+
+    /** Per-estimate AM state of the event loop. */
+    private static final class Ams {
+        final boolean[] held;
+        final int[] type;
+        final int[] perQueue;
+
+        Ams(int jobs, int queues) {
+            held = new boolean[jobs];
+            type = new int[jobs];
+            perQueue = new int[queues];
+        }
     }
 
     private static final double EPS = 1e-9;
@@ -111,8 +149,25 @@ public final class DroolsLatencyComparator implements LatencyComparator {
             loopCompletion[j] = Double.NaN;
             grants.add(new ArrayList<>());
         }
+        Ams ams = new Ams(nJ, nQ);
         for (int j = 0; j < nJ; j++) {
             AdaptiveJob a = jobs.get(j);
+            if (amContainers && a.amRunning()) {
+                firstGrant[j] = Math.min(a.submitTime(), now);
+                int type = -1;
+                for (int m = 0; m < nM; m++) {
+                    if (a.allows(m) && (type < 0 || typeFree[m] > typeFree[type])) {
+                        type = m;
+                    }
+                }
+                type = Math.max(type, 0);
+                typeFree[type]--;
+                heldC[j]++;
+                heldV[j]++;
+                ams.held[j] = true;
+                ams.type[j] = type;
+                ams.perQueue[a.queue()]++;
+            }
             if (a.runningTaskSeconds().length == 0) {
                 continue;
             }
@@ -135,7 +190,8 @@ public final class DroolsLatencyComparator implements LatencyComparator {
         }
         double t = now;
         while (true) {
-            allocationRound(group, config, r, t, typeFree, next, heldC, heldV, slots, arrived, firstGrant, grants, active);
+            allocationRound(group, config, r, t, typeFree, next, heldC, heldV, slots, arrived, firstGrant, grants, active,
+                    ams);
             double nextT = Double.POSITIVE_INFINITY;
             for (Slot s : active) {
                 nextT = Math.min(nextT, s.freeAt);
@@ -149,26 +205,39 @@ public final class DroolsLatencyComparator implements LatencyComparator {
                 break;
             }
             t = nextT;
-            List<Slot> keep = new ArrayList<>(active.size());
-            for (Slot s : active) {
+            // slots finishing now, in slot order; a released slot is replaced by the last one, which is looked at
+            // next (the Java comparator's order, which decides the machine type a continuing task keeps)
+            int i = 0;
+            while (i < active.size()) {
+                Slot s = active.get(i);
                 if (s.freeAt != t) {
-                    keep.add(s);
+                    i++;
                     continue;
                 }
                 AdaptiveJob a = jobs.get(s.job);
                 if (next[s.job] < a.taskSeconds().length) {
                     s.freeAt = t + a.taskSeconds()[next[s.job]++];
-                    keep.add(s);
+                    i++;
                 } else {
+                    Slot last = active.remove(active.size() - 1);
+                    if (i < active.size()) {
+                        active.set(i, last);
+                    }
                     typeFree[s.type] += a.containersPerTask();
                     heldC[s.job] -= a.containersPerTask();
                     heldV[s.job] -= a.vcoresPerTask();
                     if (--slots[s.job] == 0) {
                         loopCompletion[s.job] = t;
+                        if (ams.held[s.job]) {
+                            ams.held[s.job] = false;
+                            typeFree[ams.type[s.job]]++;
+                            heldC[s.job]--;
+                            heldV[s.job]--;
+                            ams.perQueue[a.queue()]--;
+                        }
                     }
                 }
             }
-            active = keep;
             for (int j = 0; j < nJ; j++) {
                 if (!arrived[j] && jobs.get(j).submitTime() <= t) {
                     arrived[j] = true;
@@ -210,7 +279,7 @@ public final class DroolsLatencyComparator implements LatencyComparator {
 
     private void allocationRound(GroupState group, GroupConfiguration config, int r, double t, int[] typeFree, int[] next,
             int[] heldC, int[] heldV, int[] slots, boolean[] arrived, double[] firstGrant, List<List<double[]>> grants,
-            List<Slot> active) {
+            List<Slot> active, Ams ams) {
         List<AdaptiveJob> jobs = group.jobs();
         int nQ = group.queues().size();
         int free = 0;
@@ -223,10 +292,39 @@ public final class DroolsLatencyComparator implements LatencyComparator {
         int[] used = new int[nQ];
         int[] demand = new int[nQ];
         boolean anyDemand = false;
+        boolean[] pending = new boolean[jobs.size()];
+        boolean[] wantsAm = new boolean[jobs.size()];
+        int[] amAsks = new int[nQ];
+        int groupAms = 0;
+        for (int q = 0; q < nQ; q++) {
+            groupAms += ams.perQueue[q];
+        }
+        Integer[] fifo = new Integer[jobs.size()];
+        for (int j = 0; j < fifo.length; j++) {
+            fifo[j] = j;
+        }
+        java.util.Arrays.sort(fifo, Comparator.comparingDouble((Integer j) -> jobs.get(j).submitTime()).thenComparingInt(j -> j));
         for (int j = 0; j < jobs.size(); j++) {
+            used[jobs.get(j).queue()] += heldC[j];
+        }
+        // demand: tasks of jobs holding their AM; 1 + tasks of jobs waiting for it, in FIFO order while the queue's
+        // AM limit allows
+        for (int j : fifo) {
             AdaptiveJob a = jobs.get(j);
-            used[a.queue()] += heldC[j];
-            if (arrived[j] && next[j] < a.taskSeconds().length) {
+            int q = a.queue();
+            boolean unstarted = arrived[j] && next[j] < a.taskSeconds().length;
+            wantsAm[j] = amContainers && unstarted && !ams.held[j];
+            pending[j] = unstarted;
+            if (wantsAm[j]) {
+                QueueSetting s = config.queues().get(q);
+                int maxC = (int) Math.floor(Math.min(s.maxShare(), group.bounds().get(q).max()) * r + EPS);
+                int limit = Math.max(1, (int) Math.floor(AdaptiveDefaults.AM_SHARE * maxC + EPS));
+                if (ams.perQueue[q] + amAsks[q] < limit) {
+                    amAsks[q]++;
+                    demand[q] += 1 + (a.taskSeconds().length - next[j]) * a.containersPerTask();
+                    anyDemand = true;
+                }
+            } else if (unstarted) {
                 demand[a.queue()] += (a.taskSeconds().length - next[j]) * a.containersPerTask();
                 anyDemand = true;
             }
@@ -235,11 +333,14 @@ public final class DroolsLatencyComparator implements LatencyComparator {
             return;
         }
         List<Object> facts = new ArrayList<>();
-        facts.add(new Round(config.kind(), r, free, t, nQ, jobs.size(), Stage.INTER_QUEUE));
+        Round round = new Round(config.kind(), r, free, t, nQ, jobs.size(), Stage.INTER_QUEUE);
+        round.setGroupAms(groupAms);
+        facts.add(round);
         for (int q = 0; q < nQ; q++) {
             QueueSetting s = config.queues().get(q);
             QueueBounds b = group.bounds().get(q);
-            facts.add(new QueueFact(q, s.share(), b.min(), Math.min(s.maxShare(), b.max()), s.policy(), used[q], demand[q]));
+            facts.add(new QueueFact(q, s.share(), b.min(), Math.min(s.maxShare(), b.max()), s.policy(), used[q], demand[q],
+                    ams.perQueue[q]));
         }
         for (int j = 0; j < jobs.size(); j++) {
             AdaptiveJob a = jobs.get(j);
@@ -247,14 +348,27 @@ public final class DroolsLatencyComparator implements LatencyComparator {
             for (int k = next[j]; k < a.taskSeconds().length; k++) {
                 work += a.taskSeconds()[k];
             }
-            facts.add(new JobFact(j, a.queue(), a.submitTime(), a.deadline(), a.containersPerTask(), a.vcoresPerTask(),
-                    heldC[j], heldV[j], a.taskSeconds().length - next[j], work, a.allowedMachineTypes(),
-                    arrived[j] && next[j] < a.taskSeconds().length));
+            JobFact fact = new JobFact(j, a.queue(), a.submitTime(), a.deadline(), a.containersPerTask(), a.vcoresPerTask(),
+                    heldC[j], heldV[j], a.taskSeconds().length - next[j], work, a.allowedMachineTypes(), pending[j]);
+            fact.setWantsAm(wantsAm[j]);
+            facts.add(fact);
         }
         for (int m = 0; m < typeFree.length; m++) {
             facts.add(new MachinePool(m, typeFree[m]));
         }
         FiringResult fired = engine.fire(facts);
+        for (AmPlacement p : fired.factsOfType(AmPlacement.class)) {
+            int j = p.job();
+            typeFree[p.type()]--;
+            heldC[j]++;
+            heldV[j]++;
+            ams.held[j] = true;
+            ams.type[j] = p.type();
+            ams.perQueue[jobs.get(j).queue()]++;
+            if (Double.isNaN(firstGrant[j])) {
+                firstGrant[j] = t;
+            }
+        }
         List<Placement> placements = new ArrayList<>(fired.factsOfType(Placement.class));
         placements.sort(Comparator.comparingInt(Placement::sequence));
         int[] count = new int[jobs.size()];
@@ -268,6 +382,10 @@ public final class DroolsLatencyComparator implements LatencyComparator {
             slots[j]++;
             if (Double.isNaN(firstGrant[j])) {
                 firstGrant[j] = t;
+            }
+            if (amContainers && !ams.held[j]) {
+                throw new IllegalStateException("rules " + engine.describeSources() + " started a task of job " + a.id()
+                        + " before its ApplicationMaster (the rule base does not model AM containers)");
             }
             active.add(new Slot(j, p.type(), t + d));
             count[j]++;

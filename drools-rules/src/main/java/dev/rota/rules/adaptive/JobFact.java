@@ -2,7 +2,8 @@ package dev.rota.rules.adaptive;
 
 /**
  * A job as AG2/AG3 see it at one allocation round (the Job fact): what it holds and still needs. AG2 writes
- * {@code grant} (tasks) and {@code grantOrder}.
+ * {@code grant} (tasks), {@code amGrant} (its ApplicationMaster, when it waits for one) and {@code grantOrder}.
+ * {@code pending}: it has unstarted tasks and may ask for them (holds its AM, or is waiting for it).
  */
 public final class JobFact {
     private final int index;
@@ -17,6 +18,8 @@ public final class JobFact {
     private final double remainingWork;
     private final int allowedMachineTypes;
     private final boolean pending;
+    private boolean wantsAm;
+    private boolean amGrant;
     private int grant;
     private int grantOrder = -1;
 
@@ -83,6 +86,24 @@ public final class JobFact {
 
     public boolean isPending() {
         return pending;
+    }
+
+    /** Arrived, has unstarted tasks and waits for its ApplicationMaster (AM containers modelled). */
+    public boolean isWantsAm() {
+        return wantsAm;
+    }
+
+    public void setWantsAm(boolean wantsAm) {
+        this.wantsAm = wantsAm;
+    }
+
+    /** AG2 granted the job its AM in this round (AG3 places it before the job's tasks). */
+    public boolean isAmGrant() {
+        return amGrant;
+    }
+
+    public void setAmGrant(boolean amGrant) {
+        this.amGrant = amGrant;
     }
 
     public boolean allows(int type) {

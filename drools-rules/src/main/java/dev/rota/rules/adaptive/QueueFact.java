@@ -11,6 +11,8 @@ public final class QueueFact {
     private final IntraQueuePolicy policy;
     private final int used;
     private final int demand;
+    private int ams;
+    private int amNew;
     private int share;
 
     /**
@@ -27,6 +29,13 @@ public final class QueueFact {
         this.policy = policy;
         this.used = used;
         this.demand = demand;
+    }
+
+    /** As above, with {@code ams} ApplicationMasters running in the queue now. */
+    public QueueFact(int index, double weight, double minShare, double maxShare, IntraQueuePolicy policy, int used,
+            int demand, int ams) {
+        this(index, weight, minShare, maxShare, policy, used, demand);
+        this.ams = ams;
     }
 
     public int getIndex() {
@@ -55,6 +64,20 @@ public final class QueueFact {
 
     public int getDemand() {
         return demand;
+    }
+
+    /** ApplicationMasters running in the queue (AM admission counts them against the AM limit). */
+    public int getAms() {
+        return ams;
+    }
+
+    /** AMs AG2 granted in this queue in this round. */
+    public int getAmNew() {
+        return amNew;
+    }
+
+    public void setAmNew(int amNew) {
+        this.amNew = amNew;
     }
 
     public int getShare() {

@@ -11,6 +11,8 @@ public final class Round {
     private final SchedulerKind kind;
     private final int containers;
     private final int free;
+    private int groupAms;
+    private int amNewGroup;
     private final double time;
     private final int queues;
     private final int jobs;
@@ -58,6 +60,24 @@ public final class Round {
 
     public void setStage(Stage stage) {
         this.stage = stage;
+    }
+
+    /** ApplicationMasters running in the group at the start of the round. */
+    public int getGroupAms() {
+        return groupAms;
+    }
+
+    public void setGroupAms(int groupAms) {
+        this.groupAms = groupAms;
+    }
+
+    /** AMs granted by AG2 in this round (all queues). */
+    public int getAmNewGroup() {
+        return amNewGroup;
+    }
+
+    public void setAmNewGroup(int amNewGroup) {
+        this.amNewGroup = amNewGroup;
     }
 
     public int getCursor() {

@@ -22,15 +22,27 @@ import dev.rota.core.adaptive.QueueSetting;
 import dev.rota.core.adaptive.SchedulerKind;
 import dev.rota.core.adaptive.SearchSpace;
 
-/** The Drools rules and the plain-Java comparator give identical estimates, per job, on every case. */
+/**
+ * The Drools rules and the plain-Java comparator give identical estimates, per job, on every case, with AM
+ * containers (the default) and without.
+ */
 class DroolsLatencyCrossCheckTest {
 
     private static DroolsLatencyComparator drools;
+    private static DroolsLatencyComparator droolsNoAm;
     private final JavaLatencyComparator plain = new JavaLatencyComparator();
+    private final JavaLatencyComparator plainNoAm = new JavaLatencyComparator(false);
 
     @BeforeAll
     static void compile() {
         drools = DroolsLatencyComparator.fromClasspath();
+        droolsNoAm = new DroolsLatencyComparator(drools.engine(), false);
+    }
+
+    @Test
+    void amContainersAreOnByDefault() {
+        assertTrue(drools.amContainers());
+        assertTrue(plain.amContainers());
     }
 
     static GroupState fig7() {
@@ -44,10 +56,13 @@ class DroolsLatencyCrossCheckTest {
 
     @Test
     void fig7ByTheRules() {
-        assertEquals(18.0, drools.averageLatency(fig7(), GroupConfiguration.capacity(IntraQueuePolicy.FIFO, 0.4, 0.6)
+        // the paper's Fig. 7 has no AM containers
+        assertEquals(18.0, droolsNoAm.averageLatency(fig7(), GroupConfiguration.capacity(IntraQueuePolicy.FIFO, 0.4, 0.6)
                 .nonElastic(), 5), 0.0);
-        assertEquals(14.0, drools.averageLatency(fig7(), GroupConfiguration.fair(IntraQueuePolicy.FIFO, 0.4, 0.6), 5), 0.0);
-        assertEquals(18.0, drools.averageLatency(fig7(), GroupConfiguration.fair(IntraQueuePolicy.FAIR, 0.4, 0.6), 5), 0.0);
+        assertEquals(14.0, droolsNoAm.averageLatency(fig7(), GroupConfiguration.fair(IntraQueuePolicy.FIFO, 0.4, 0.6), 5),
+                0.0);
+        assertEquals(18.0, droolsNoAm.averageLatency(fig7(), GroupConfiguration.fair(IntraQueuePolicy.FAIR, 0.4, 0.6), 5),
+                0.0);
     }
 
     @Test
@@ -63,7 +78,21 @@ class DroolsLatencyCrossCheckTest {
                         AdaptiveJob.of("y", 0, 0, 10, 10, 10).withDeadline(30),
                         AdaptiveJob.of("z", 1, 5, 4, 4, 4, 4, 4).withAllowedMachineTypes(0b10),
                         AdaptiveJob.of("w", 1, 12, 8, 8).withContainersPerTask(2),
-                        AdaptiveJob.of("s", 1, 0, 5).withAllowedMachineTypes(0b100)), 0).withMachineTypes(0.5, 0.5));
+                        AdaptiveJob.of("s", 1, 0, 5).withAllowedMachineTypes(0b100)), 0).withMachineTypes(0.5, 0.5),
+                // AMs: one held without running tasks, one with running tasks, waiting jobs in both queues
+                GroupState.of("ams", List.of("a", "b"), QueueBounds.facebook(), List.of(
+                        AdaptiveJob.of("h", 0, -3, 6, 6).withAmRunning(true),
+                        AdaptiveJob.running("r", 1, -8, 4, 9).withAmRunning(true),
+                        AdaptiveJob.of("u", 0, 0, 5, 5, 5),
+                        AdaptiveJob.of("v", 1, 0, 7, 3),
+                        AdaptiveJob.of("w", 1, 2, 2, 2, 2, 2).withContainersPerTask(2),
+                        AdaptiveJob.of("x", 0, 4, 9)), 0),
+                // JavaLatencyComparatorTest's hand-computed case where the AM reverses a ranking, and a variant
+                GroupState.of("am-ranking", List.of("q0", "q1"), QueueBounds.NONE, List.of(
+                        AdaptiveJob.of("j1", 0, 0, 10, 20, 10), AdaptiveJob.of("j2", 1, 0, 20, 20)), 0),
+                GroupState.of("am-limits", List.of("q0", "q1"), QueueBounds.NONE, List.of(
+                        AdaptiveJob.of("j1", 0, 0, 10, 10), AdaptiveJob.of("j2", 1, 0, 10, 10),
+                        AdaptiveJob.of("j3", 1, 0, 10, 10)), 0));
         for (GroupState g : groups) {
             List<GroupConfiguration> configs = new ArrayList<>();
             int n = g.queues().size();
@@ -114,6 +143,9 @@ class DroolsLatencyCrossCheckTest {
                 if (rnd.nextInt(4) == 0) {
                     job = job.withDeadline(rnd.nextInt(100));
                 }
+                if (tasks > 0 && rnd.nextInt(4) == 0) {
+                    job = job.withAmRunning(true);
+                }
                 if (types > 1 && rnd.nextInt(3) == 0) {
                     job = job.withAllowedMachineTypes(1 + rnd.nextInt((1 << types) - 1));
                 }
@@ -148,9 +180,15 @@ class DroolsLatencyCrossCheckTest {
     }
 
     private void assertSame(GroupState g, GroupConfiguration c, int r) {
-        LatencyEstimate a = plain.estimate(g, c, r);
-        LatencyEstimate b = drools.estimate(g, c, r);
-        assertEquals(a, b, () -> g.name() + " " + c.label() + " r=" + r);
+        assertSame(plain, drools, g, c, r, "AM");
+        assertSame(plainNoAm, droolsNoAm, g, c, r, "no AM");
+    }
+
+    private static void assertSame(JavaLatencyComparator java, DroolsLatencyComparator rules, GroupState g,
+            GroupConfiguration c, int r, String mode) {
+        LatencyEstimate a = java.estimate(g, c, r);
+        LatencyEstimate b = rules.estimate(g, c, r);
+        assertEquals(a, b, () -> mode + " " + g.name() + " " + c.label() + " r=" + r);
         assertTrue(Double.compare(a.meanLatency(), b.meanLatency()) == 0);
     }
 }

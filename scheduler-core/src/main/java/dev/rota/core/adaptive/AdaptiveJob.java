@@ -22,9 +22,12 @@ import java.util.Objects;
  * @param deadline            absolute deadline in seconds for EDF; {@link Double#POSITIVE_INFINITY} = none
  * @param runningTaskSeconds  remaining seconds of the job's tasks running now, one entry per running task, each
  *                            holding {@code containersPerTask} containers
+ * @param amRunning           the job's ApplicationMaster container is held now (always true for a job with running
+ *                            tasks); read only by a comparator that models AM containers
+ *                            ({@link AdaptiveDefaults#AM_CONTAINERS})
  */
 public record AdaptiveJob(String id, int queue, double submitTime, double[] taskSeconds, int containersPerTask,
-        int vcoresPerTask, int allowedMachineTypes, double deadline, double[] runningTaskSeconds) {
+        int vcoresPerTask, int allowedMachineTypes, double deadline, double[] runningTaskSeconds, boolean amRunning) {
 
     /** No placement constraint. */
     public static final int ANY_MACHINE = -1;
@@ -35,6 +38,7 @@ public record AdaptiveJob(String id, int queue, double submitTime, double[] task
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(taskSeconds, "taskSeconds");
         runningTaskSeconds = runningTaskSeconds == null ? NONE : runningTaskSeconds;
+        amRunning = amRunning || runningTaskSeconds.length > 0;
         if (queue < 0) {
             throw new IllegalArgumentException("job " + id + ": queue index must be >= 0, got " + queue);
         }
@@ -67,6 +71,13 @@ public record AdaptiveJob(String id, int queue, double submitTime, double[] task
         }
     }
 
+    /** A job whose AM runs exactly when it has running tasks (the form before AM containers were modelled). */
+    public AdaptiveJob(String id, int queue, double submitTime, double[] taskSeconds, int containersPerTask,
+            int vcoresPerTask, int allowedMachineTypes, double deadline, double[] runningTaskSeconds) {
+        this(id, queue, submitTime, taskSeconds, containersPerTask, vcoresPerTask, allowedMachineTypes, deadline,
+                runningTaskSeconds, false);
+    }
+
     /** A waiting job with single-container tasks, no placement constraint and no deadline. */
     public static AdaptiveJob of(String id, int queue, double submitTime, double... taskSeconds) {
         return new AdaptiveJob(id, queue, submitTime, taskSeconds, 1, 1, ANY_MACHINE, Double.POSITIVE_INFINITY, NONE);
@@ -80,31 +91,37 @@ public record AdaptiveJob(String id, int queue, double submitTime, double[] task
     /** A copy with {@code containers} containers (and as many vcores) per task. */
     public AdaptiveJob withContainersPerTask(int containers) {
         return new AdaptiveJob(id, queue, submitTime, taskSeconds, containers, containers, allowedMachineTypes, deadline,
-                runningTaskSeconds);
+                runningTaskSeconds, amRunning);
     }
 
     /** A copy with {@code vcores} vcores per task (DRF's second resource). */
     public AdaptiveJob withVcoresPerTask(int vcores) {
         return new AdaptiveJob(id, queue, submitTime, taskSeconds, containersPerTask, vcores, allowedMachineTypes, deadline,
-                runningTaskSeconds);
+                runningTaskSeconds, amRunning);
     }
 
     /** A copy restricted to the machine types whose bits are set in {@code mask}. */
     public AdaptiveJob withAllowedMachineTypes(int mask) {
         return new AdaptiveJob(id, queue, submitTime, taskSeconds, containersPerTask, vcoresPerTask, mask, deadline,
-                runningTaskSeconds);
+                runningTaskSeconds, amRunning);
     }
 
     /** A copy with an absolute deadline (EDF). */
     public AdaptiveJob withDeadline(double at) {
         return new AdaptiveJob(id, queue, submitTime, taskSeconds, containersPerTask, vcoresPerTask, allowedMachineTypes, at,
-                runningTaskSeconds);
+                runningTaskSeconds, amRunning);
     }
 
     /** A copy with tasks running now, each finishing after the given seconds. */
     public AdaptiveJob withRunningTasks(double... remainingSeconds) {
         return new AdaptiveJob(id, queue, submitTime, taskSeconds, containersPerTask, vcoresPerTask, allowedMachineTypes,
-                deadline, remainingSeconds);
+                deadline, remainingSeconds, amRunning);
+    }
+
+    /** A copy whose ApplicationMaster is (or is not) held now; a job with running tasks always holds it. */
+    public AdaptiveJob withAmRunning(boolean running) {
+        return new AdaptiveJob(id, queue, submitTime, taskSeconds, containersPerTask, vcoresPerTask, allowedMachineTypes,
+                deadline, runningTaskSeconds, running);
     }
 
     /** Whether the job may run on machine type {@code type}. */
@@ -112,7 +129,7 @@ public record AdaptiveJob(String id, int queue, double submitTime, double[] task
         return (allowedMachineTypes & (1 << type)) != 0;
     }
 
-    /** Containers the job holds now (its running tasks). */
+    /** Containers the job's running tasks hold now (its AM not counted). */
     public int heldContainers() {
         return runningTaskSeconds.length * containersPerTask;
     }
@@ -128,19 +145,20 @@ public record AdaptiveJob(String id, int queue, double submitTime, double[] task
                 && Double.compare(submitTime, j.submitTime) == 0 && Arrays.equals(taskSeconds, j.taskSeconds)
                 && containersPerTask == j.containersPerTask && vcoresPerTask == j.vcoresPerTask
                 && allowedMachineTypes == j.allowedMachineTypes && Double.compare(deadline, j.deadline) == 0
-                && Arrays.equals(runningTaskSeconds, j.runningTaskSeconds);
+                && Arrays.equals(runningTaskSeconds, j.runningTaskSeconds) && amRunning == j.amRunning;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(id, queue, submitTime, Arrays.hashCode(taskSeconds), containersPerTask, vcoresPerTask,
-                allowedMachineTypes, deadline, Arrays.hashCode(runningTaskSeconds));
+                allowedMachineTypes, deadline, Arrays.hashCode(runningTaskSeconds), amRunning);
     }
 
     @Override
     public String toString() {
         return "AdaptiveJob[" + id + " q" + queue + " b=" + submitTime + " tasks=" + Arrays.toString(taskSeconds)
                 + (containersPerTask > 1 ? " x" + containersPerTask : "")
-                + (runningTaskSeconds.length > 0 ? " running=" + Arrays.toString(runningTaskSeconds) : "") + "]";
+                + (runningTaskSeconds.length > 0 ? " running=" + Arrays.toString(runningTaskSeconds) : "")
+                + (amRunning ? " am" : "") + "]";
     }
 }

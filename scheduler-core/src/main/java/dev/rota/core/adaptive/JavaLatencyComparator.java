@@ -33,7 +33,18 @@ import java.util.List;
  * <li><b>AG4</b> estimation: each placed task starts now on its new slot (Algorithm 2: new containers are
  * available at the grant time and take the next task in execution order).</li>
  * </ol>
- * A job's latency is its completion minus its submission. A job that can never get a container is charged
+ * With AM containers ({@link AdaptiveDefaults#AM_CONTAINERS}, the default), a job first needs one ApplicationMaster
+ * container, held until it completes; its tasks start only once the AM runs. The AM is a request like any other:
+ * AG1 counts 1 + its tasks for each job waiting for its AM (in FIFO order, while the queue's AM limit allows), and
+ * AG2 hands a waiting job its AM before its tasks (FIFO / EDF / LRTF: as its first container; Fair / DRF: as one
+ * unit, the job holding nothing). An AM is granted only while fewer than max(1, ⌊{@link AdaptiveDefaults#AM_SHARE}
+ * ·queue maximum⌋) AMs run or are granted in its queue and fewer than max(1, ⌊AM_SHARE·r⌋) in the group; a grant
+ * cut by AG3 or that fits on no machine type still counts until the end of the round. AG3 places the AM (one
+ * container, the allowed type with the most free containers) before the job's tasks, and a job whose AM does not
+ * fit gets no task. Jobs with {@link AdaptiveJob#amRunning()} hold their AM from the start. An AM counts as one
+ * container and one vcore of its job (Fair/DRF keys) and of its queue, and is released when the job's last task
+ * ends. The job's first grant is its AM's.
+ * <p>A job's latency is its completion minus its submission. A job that can never get a container is charged
  * {@link AdaptiveDefaults#STARVATION_PENALTY_SECONDS} after the moment the simulation stalls.
  *
  * <p>Performance: a thread-confined scratch workspace is reused across calls, so {@link #averageLatency} allocates
@@ -44,7 +55,24 @@ public final class JavaLatencyComparator implements LatencyComparator {
 
     private static final double EPS = 1e-9;
 
-    private final ThreadLocal<Workspace> workspaces = ThreadLocal.withInitial(Workspace::new);
+    private final boolean amContainers;
+    private final ThreadLocal<Workspace> workspaces;
+
+    /** A comparator with AM containers as {@link AdaptiveDefaults#AM_CONTAINERS}. */
+    public JavaLatencyComparator() {
+        this(AdaptiveDefaults.AM_CONTAINERS);
+    }
+
+    /** @param amContainers model one ApplicationMaster container per job (see the class comment) */
+    public JavaLatencyComparator(boolean amContainers) {
+        this.amContainers = amContainers;
+        this.workspaces = ThreadLocal.withInitial(() -> new Workspace(amContainers));
+    }
+
+    /** Whether this comparator models AM containers. */
+    public boolean amContainers() {
+        return amContainers;
+    }
 
     @Override
     public double averageLatency(GroupState group, GroupConfiguration config, int containers) {
@@ -99,6 +127,7 @@ public final class JavaLatencyComparator implements LatencyComparator {
 
     /** Reusable arrays; grown, never shrunk. */
     private static final class Workspace {
+        final boolean amMode;
         int nJ;
         int nQ;
         int nM;
@@ -138,6 +167,20 @@ public final class JavaLatencyComparator implements LatencyComparator {
         IntraQueuePolicy[] policy = new IntraQueuePolicy[0];
         // per machine type
         int[] typeFree = new int[0];
+        // AM containers
+        boolean[] amHeld = new boolean[0];
+        boolean[] amGrant = new boolean[0];
+        int[] amType = new int[0];
+        int[] amsQ = new int[0];
+        int[] amNewQ = new int[0];
+        int[] amLimitQ = new int[0];
+        int amsGroup;
+        int amNewGroup;
+        int amLimitGroup;
+
+        Workspace(boolean amMode) {
+            this.amMode = amMode;
+        }
 
         void run(GroupState group, GroupConfiguration config, int r) {
             List<AdaptiveJob> jobs = group.jobs();
@@ -159,7 +202,11 @@ public final class JavaLatencyComparator implements LatencyComparator {
                 policy[q] = s.policy();
                 maxC[q] = floorShare(Math.min(s.maxShare(), b.max()), r);
                 guarantee[q] = capacity ? floorShare(Math.max(s.share(), b.min()), r) : floorShare(b.min(), r);
+                amsQ[q] = 0;
+                amLimitQ[q] = Math.max(1, floorShare(AdaptiveDefaults.AM_SHARE, maxC[q]));
             }
+            amsGroup = 0;
+            amLimitGroup = Math.max(1, floorShare(AdaptiveDefaults.AM_SHARE, r));
             int totalSlots = 0;
             double now = group.now();
             for (int j = 0; j < nJ; j++) {
@@ -180,12 +227,18 @@ public final class JavaLatencyComparator implements LatencyComparator {
                 firstGrant[j] = Double.NaN;
                 completion[j] = Double.NaN;
                 remainingWork[j] = 0;
+                amHeld[j] = false;
                 totalSlots += a.taskSeconds().length + a.runningTaskSeconds().length;
             }
             ensureSlots(totalSlots);
             slotCount = 0;
-            // seed J^Run with the running tasks
+            // seed J^Run with the running AMs and tasks
             for (int j = 0; j < nJ; j++) {
+                if (amMode && job[j].amRunning()) {
+                    firstGrant[j] = Math.min(submit[j], now);
+                    int type = placeType(j, true);
+                    addAm(j, type);
+                }
                 double[] running = job[j].runningTaskSeconds();
                 if (running.length > 0) {
                     firstGrant[j] = Math.min(submit[j], now);
@@ -242,6 +295,14 @@ public final class JavaLatencyComparator implements LatencyComparator {
                         if (slotsOf[j] == 0) {
                             done[j] = true;
                             completion[j] = t;
+                            if (amHeld[j]) {
+                                amHeld[j] = false;
+                                typeFree[amType[j]]++;
+                                heldC[j]--;
+                                heldV[j]--;
+                                amsQ[job[j].queue()]--;
+                                amsGroup--;
+                            }
                         }
                         slotCount--;
                         slotJob[s] = slotJob[slotCount];
@@ -286,13 +347,27 @@ public final class JavaLatencyComparator implements LatencyComparator {
                 share[q] = 0;
             }
             for (int j = 0; j < nJ; j++) {
+                used[job[j].queue()] += heldC[j];
+            }
+            for (int q = 0; q < nQ; q++) {
+                amNewQ[q] = 0; // here: AM requests counted into the demand, per queue
+            }
+            for (int i = 0; i < nJ; i++) {
+                int j = order[i];
                 int q = job[j].queue();
-                used[q] += heldC[j];
-                if (arrived[j] && next[j] < dur[j].length) {
+                if (pendingJob(j)) {
                     demand[q] += (dur[j].length - next[j]) * cpt[j];
+                    anyDemand = true;
+                } else if (needsAm(j) && amsQ[q] + amNewQ[q] < amLimitQ[q]) {
+                    amNewQ[q]++;
+                    demand[q] += 1 + (dur[j].length - next[j]) * cpt[j];
                     anyDemand = true;
                 }
             }
+            for (int q = 0; q < nQ; q++) {
+                amNewQ[q] = 0;
+            }
+            amNewGroup = 0;
             if (!anyDemand) {
                 return;
             }
@@ -343,9 +418,13 @@ public final class JavaLatencyComparator implements LatencyComparator {
                         long bestKey = Long.MAX_VALUE;
                         for (int i = 0; i < np; i++) {
                             int j = pending[i];
-                            if (grant[j] < dur[j].length - next[j] && cpt[j] <= left) {
-                                long c = heldC[j] + (long) grant[j] * cpt[j];
-                                long key = drf ? Math.max(c, heldV[j] + (long) grant[j] * vpt[j]) : c;
+                            boolean eligible = needsAm(j) && !amGrant[j]
+                                    ? left >= 1 && amRoom(q)
+                                    : grant[j] < dur[j].length - next[j] && cpt[j] <= left;
+                            if (eligible) {
+                                int am = amGrant[j] ? 1 : 0;
+                                long c = heldC[j] + (long) grant[j] * cpt[j] + am;
+                                long key = drf ? Math.max(c, heldV[j] + (long) grant[j] * vpt[j] + am) : c;
                                 if (key < bestKey) {
                                     bestKey = key;
                                     best = j;
@@ -355,8 +434,13 @@ public final class JavaLatencyComparator implements LatencyComparator {
                         if (best < 0) {
                             break;
                         }
-                        grant[best]++;
-                        left -= cpt[best];
+                        if (needsAm(best) && !amGrant[best]) {
+                            grantAm(best, q);
+                            left--;
+                        } else {
+                            grant[best]++;
+                            left -= cpt[best];
+                        }
                     }
                 } else {
                     if (p == IntraQueuePolicy.LRTF) {
@@ -374,6 +458,13 @@ public final class JavaLatencyComparator implements LatencyComparator {
                     }
                     for (int i = 0; i < np && left > 0; i++) {
                         int j = pending[i];
+                        if (needsAm(j)) {
+                            if (!amRoom(q)) {
+                                continue;
+                            }
+                            grantAm(j, q);
+                            left--;
+                        }
                         int g = Math.min(dur[j].length - next[j], left / cpt[j]);
                         grant[j] = g;
                         left -= g * cpt[j];
@@ -382,7 +473,7 @@ public final class JavaLatencyComparator implements LatencyComparator {
                 // AG3 QueueMax: cut the newest grants if the queue would exceed its maximum
                 int over = used[q];
                 for (int i = 0; i < np; i++) {
-                    over += grant[pending[i]] * cpt[pending[i]];
+                    over += grant[pending[i]] * cpt[pending[i]] + (amGrant[pending[i]] ? 1 : 0);
                 }
                 over -= maxC[q];
                 for (int i = np - 1; i >= 0 && over > 0; i--) {
@@ -391,10 +482,32 @@ public final class JavaLatencyComparator implements LatencyComparator {
                         grant[j]--;
                         over -= cpt[j];
                     }
+                    if (over > 0 && amGrant[j]) {
+                        amGrant[j] = false; // stays counted against the AM limits for the rest of the round
+                        over--;
+                    }
                 }
                 // AG3 Placement + AG4: place each granted task, start it now
                 for (int i = 0; i < np; i++) {
                     int j = pending[i];
+                    if (amGrant[j]) {
+                        amGrant[j] = false;
+                        int type = placeAm(j);
+                        if (type < 0) {
+                            grant[j] = 0; // stays counted against the AM limits for the rest of the round
+                            continue;
+                        }
+                        amNewQ[q]--; // now a running AM
+                        amNewGroup--;
+                        addAm(j, type);
+                        if (Double.isNaN(firstGrant[j])) {
+                            firstGrant[j] = t;
+                        }
+                    }
+                    if (needsAm(j)) {
+                        grant[j] = 0; // no AM, no task
+                        continue;
+                    }
                     for (int g = grant[j]; g > 0; g--) {
                         int type = placeType(j, false);
                         if (type < 0) {
@@ -416,12 +529,55 @@ public final class JavaLatencyComparator implements LatencyComparator {
             int np = 0;
             for (int i = 0; i < nJ; i++) {
                 int j = order[i];
-                if (job[j].queue() == q && arrived[j] && next[j] < dur[j].length) {
+                if (job[j].queue() == q && (pendingJob(j) || needsAm(j))) {
                     pending[np++] = j;
                     grant[j] = 0;
+                    amGrant[j] = false;
                 }
             }
             return np;
+        }
+
+        /** Arrived, has unstarted tasks and, with AM containers, holds its AM. */
+        private boolean pendingJob(int j) {
+            return arrived[j] && next[j] < dur[j].length && (!amMode || amHeld[j]);
+        }
+
+        /** Arrived, has unstarted tasks and waits for its AM (AM containers modelled). */
+        private boolean needsAm(int j) {
+            return amMode && !amHeld[j] && arrived[j] && next[j] < dur[j].length;
+        }
+
+        /** Whether one more AM fits queue q's and the group's AM limits this round. */
+        private boolean amRoom(int q) {
+            return amsQ[q] + amNewQ[q] < amLimitQ[q] && amsGroup + amNewGroup < amLimitGroup;
+        }
+
+        private void grantAm(int j, int q) {
+            amGrant[j] = true;
+            amNewQ[q]++;
+            amNewGroup++;
+        }
+
+        /** The allowed machine type with the most free containers that holds one AM container; -1 if none. */
+        private int placeAm(int j) {
+            int type = -1;
+            for (int m = 0; m < nM; m++) {
+                if (job[j].allows(m) && typeFree[m] >= 1 && (type < 0 || typeFree[m] > typeFree[type])) {
+                    type = m;
+                }
+            }
+            return type;
+        }
+
+        private void addAm(int j, int type) {
+            amHeld[j] = true;
+            amType[j] = type;
+            typeFree[type]--;
+            heldC[j]++;
+            heldV[j]++;
+            amsQ[job[j].queue()]++;
+            amsGroup++;
         }
 
         /** Stable insertion sort of pending[0..np) by key (ties keep FIFO order). */
@@ -486,6 +642,9 @@ public final class JavaLatencyComparator implements LatencyComparator {
             remainingWork = new double[c];
             order = new int[c];
             pending = new int[c];
+            amHeld = new boolean[c];
+            amGrant = new boolean[c];
+            amType = new int[c];
         }
 
         private void ensureQueues(int n) {
@@ -499,6 +658,9 @@ public final class JavaLatencyComparator implements LatencyComparator {
             maxC = new int[n];
             weight = new double[n];
             policy = new IntraQueuePolicy[n];
+            amsQ = new int[n];
+            amNewQ = new int[n];
+            amLimitQ = new int[n];
         }
 
         private void ensureSlots(int n) {

@@ -10,7 +10,9 @@ import org.junit.jupiter.api.Test;
 
 class JavaLatencyComparatorTest {
 
-    private final JavaLatencyComparator comparator = new JavaLatencyComparator();
+    // the paper's worked examples have no ApplicationMaster containers
+
+    private final JavaLatencyComparator comparator = new JavaLatencyComparator(false);
 
     /** Fig. 7: five containers, q1 = {j1} wanting 1, q2 = {j2..j5} wanting 2 each; every task 10 s. */
     static GroupState fig7() {
@@ -153,5 +155,99 @@ class JavaLatencyComparatorTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> comparator.averageLatency(fig7(), GroupConfiguration.capacity(IntraQueuePolicy.FIFO, 1.0), 5));
         assertTrue(e.getMessage().contains("1 queue settings but group g has 2 queues"), e.getMessage());
+    }
+    // ---- ApplicationMaster containers (AdaptiveDefaults.AM_CONTAINERS) ----
+
+    private final JavaLatencyComparator withAm = new JavaLatencyComparator(true);
+
+    @Test
+    void amContainersAreTheDefault() {
+        assertTrue(AdaptiveDefaults.AM_CONTAINERS);
+        assertTrue(new JavaLatencyComparator().amContainers());
+        assertEquals(0.5, AdaptiveDefaults.AM_SHARE, 0.0);
+    }
+
+    /**
+     * Hand-computed: 4 containers, elastic Capacity (maximum 4 each), FIFO; q0 = {j1: tasks 10, 20, 10 s},
+     * q1 = {j2: tasks 20, 20 s}; AM limits max(1, ⌊0.5·4⌋) = 2 per queue and in the group.
+     * <ul>
+     * <li>0.5/0.5 (guarantees 2 and 2). Without AMs: j1 runs 10 and 20 at 0 and its third task at 10 (done 20); j2 runs
+     * both at 0 (done 20): mean 20. With AMs each queue's 2 containers are an AM and one task slot: j1 runs 0–10,
+     * 10–30, 30–40 and j2 0–20, 20–40: mean 40.</li>
+     * <li>0.75/0.25 (guarantees 3 and 1). Without AMs: j1 runs all three at 0 (done 20); j2 runs one task at 0 and
+     * its second on j1's freed container at 10 (done 30): mean 25. With AMs: q0's 3 are j1's AM and two tasks (the
+     * 10 s slot takes the third task at 10; done 20); q1's 1 is j2's AM, so j2 starts both tasks when j1 leaves at
+     * 20 (done 40): mean 30.</li>
+     * </ul>
+     * So the AM reverses the ranking of the two configurations.
+     */
+    @Test
+    void amContainersChangeTheEstimateAndTheRanking() {
+        GroupState g = GroupState.of("g", List.of("q0", "q1"), QueueBounds.NONE, List.of(
+                AdaptiveJob.of("j1", 0, 0, 10, 20, 10),
+                AdaptiveJob.of("j2", 1, 0, 20, 20)), 0);
+        GroupConfiguration even = GroupConfiguration.capacity(IntraQueuePolicy.FIFO, 0.5, 0.5);
+        GroupConfiguration skewed = GroupConfiguration.capacity(IntraQueuePolicy.FIFO, 0.75, 0.25);
+        assertEquals(20.0, comparator.averageLatency(g, even, 4), 0.0);
+        assertEquals(25.0, comparator.averageLatency(g, skewed, 4), 0.0);
+        assertEquals(40.0, withAm.averageLatency(g, even, 4), 0.0);
+        assertEquals(30.0, withAm.averageLatency(g, skewed, 4), 0.0);
+        LatencyEstimate e = withAm.estimate(g, skewed, 4);
+        assertEquals(20.0, e.jobs().get(0).completion(), 0.0);
+        JobEstimate j2 = e.jobs().get(1);
+        assertEquals(0.0, j2.waiting(), 0.0); // its AM starts at once
+        assertEquals(40.0, j2.completion(), 0.0);
+        // the ranking flips: without AMs the even configuration wins, with AMs the skewed one
+        assertTrue(comparator.averageLatency(g, even, 4) < comparator.averageLatency(g, skewed, 4));
+        assertTrue(withAm.averageLatency(g, skewed, 4) < withAm.averageLatency(g, even, 4));
+    }
+
+    /**
+     * The AM is handed out like any container request, by the queue's policy (4 containers, one queue, both jobs at
+     * 0). FIFO: j1 takes its AM and 3 tasks (done 10); j2's AM and task wait until then (done 20). Fair: both AMs
+     * first (each job holds nothing), then one task each; j2 is done at 10 and leaves 2 containers, so j1 runs its
+     * second task on its slot and its third on a freed container (done 20).
+     */
+    @Test
+    void theAmIsGrantedByTheQueuePolicy() {
+        GroupState g = GroupState.of("g", List.of("q"), QueueBounds.NONE, List.of(
+                AdaptiveJob.of("j1", 0, 0, 10, 10, 10),
+                AdaptiveJob.of("j2", 0, 0, 10)), 0);
+        LatencyEstimate fifo = withAm.estimate(g, GroupConfiguration.capacity(IntraQueuePolicy.FIFO, 1.0), 4);
+        assertEquals(10.0, fifo.jobs().get(0).completion(), 0.0);
+        assertEquals(10.0, fifo.jobs().get(1).waiting(), 0.0);
+        assertEquals(20.0, fifo.jobs().get(1).completion(), 0.0);
+        LatencyEstimate fair = withAm.estimate(g, GroupConfiguration.capacity(IntraQueuePolicy.FAIR, 1.0), 4);
+        assertEquals(20.0, fair.jobs().get(0).completion(), 0.0);
+        assertEquals(0.0, fair.jobs().get(1).waiting(), 0.0);
+        assertEquals(10.0, fair.jobs().get(1).completion(), 0.0);
+    }
+
+    @Test
+    void aRunningAmIsAlreadyHeld() {
+        // 2 containers; h's AM runs (no task yet), so its two 10 s tasks run one after the other
+        GroupState g = GroupState.of("g", List.of("q"), QueueBounds.NONE, List.of(
+                AdaptiveJob.of("h", 0, -5, 10, 10).withAmRunning(true)), 0);
+        GroupConfiguration c = GroupConfiguration.capacity(IntraQueuePolicy.FIFO, 1.0);
+        assertEquals(25.0, withAm.averageLatency(g, c, 2), 0.0);
+        assertEquals(15.0, comparator.averageLatency(g, c, 2), 0.0);
+        // a job with running tasks always holds its AM
+        assertTrue(AdaptiveJob.running("r", 0, 0, 3).amRunning());
+        // a waiting job must wait for the group's single AM slot (max(1, ⌊0.5·2⌋) = 1) until h completes at 20
+        GroupState two = g.withJobs(List.of(g.jobs().get(0), AdaptiveJob.of("w", 0, 0, 10)), 0);
+        JobEstimate w = withAm.estimate(two, c, 2).jobs().get(1);
+        assertEquals(20.0, w.waiting(), 0.0);
+        assertEquals(30.0, w.completion(), 0.0);
+    }
+
+    @Test
+    void groupBoundsCountAmContainers() {
+        GroupState g = GroupState.of("g", List.of("q"), QueueBounds.NONE, List.of(
+                AdaptiveJob.of("h", 0, -5, 10, 10).withAmRunning(true),
+                AdaptiveJob.of("w", 0, 0, 10)), 0);
+        // held: h's AM; plus the largest task and one AM for w; upper: 3 tasks + 2 AMs
+        assertEquals(new GroupBounds(3, 5), GroupBounds.of(g, true));
+        assertEquals(new GroupBounds(1, 3), GroupBounds.of(g, false));
+        assertEquals(GroupBounds.of(g, AdaptiveDefaults.AM_CONTAINERS), GroupBounds.of(g));
     }
 }

@@ -99,7 +99,7 @@ public final class CoreCapacityOptimizer implements CapacityOptimizer, AutoClose
                 java.util.Arrays.fill(tasks, a.taskSeconds());
                 jobs.add(new AdaptiveJob(a.id(), leaves.indexOf(a.queue()), a.submitSeconds() - workload.nowSeconds(), tasks,
                         a.unitsPerTask(), a.unitsPerTask(), AdaptiveJob.ANY_MACHINE, Double.POSITIVE_INFINITY,
-                        a.runningRemaining()));
+                        a.runningRemaining(), a.amRunning()));
             }
             hasJobs.put(g.getKey(), !jobs.isEmpty());
             GroupState state = new GroupState(g.getKey(), leaves, bounds, jobs, 0.0, null);

@@ -25,18 +25,27 @@ public record Workload(double nowSeconds, int clusterContainers, Map<String, Lis
      * @param id                the application id
      * @param queue             its leaf queue's full path
      * @param submitSeconds     submission time, seconds since the epoch
-     * @param pendingTasks      containers it still asks for
+     * @param pendingTasks      task containers it still asks for (its own AM request not counted)
      * @param unitsPerTask      unit containers one of its containers takes (at least 1)
      * @param taskSeconds       estimated duration of one task
      * @param taskSecondsSource where the estimate comes from ({@code declared}, {@code running}, {@code default})
      * @param runningRemaining  estimated remaining seconds of each running (non-AM) container
+     * @param amRunning         its ApplicationMaster container is live (always true with running task containers)
      */
     public record App(String id, String queue, double submitSeconds, int pendingTasks, int unitsPerTask, double taskSeconds,
-            String taskSecondsSource, double[] runningRemaining) {
+            String taskSecondsSource, double[] runningRemaining, boolean amRunning) {
         public App {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(queue, "queue");
             runningRemaining = runningRemaining.clone();
+            amRunning = amRunning || runningRemaining.length > 0;
+        }
+
+        /** An application whose AM runs exactly when it has running task containers. */
+        public App(String id, String queue, double submitSeconds, int pendingTasks, int unitsPerTask, double taskSeconds,
+                String taskSecondsSource, double[] runningRemaining) {
+            this(id, queue, submitSeconds, pendingTasks, unitsPerTask, taskSeconds, taskSecondsSource, runningRemaining,
+                    false);
         }
 
         /** Containers it holds (non-AM) now. */

@@ -25,7 +25,11 @@ import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
 /**
  * Reads the tuned groups' workload from a running CapacityScheduler: per leaf queue, every running or
  * pending application with its pending containers (the ANY asks of all its scheduler keys) and running
- * non-AM containers, and a task-duration estimate.
+ * non-AM containers, whether its ApplicationMaster container is live, and a task-duration estimate.
+ * An application whose AM has not started yet asks only for its AM (its tasks are asked by the AM once it
+ * runs): that request is not counted as a task, and the application is modelled as one task of the
+ * estimated duration after its AM (the comparator adds the AM container itself,
+ * {@code AdaptiveDefaults.AM_CONTAINERS}).
  *
  * <p><b>Task durations</b> (the paper reads them from job profiles in the JobHistory server, which a
  * ResourceManager does not have): first the application's own declaration, the scheduling property or
@@ -99,14 +103,20 @@ public final class WorkloadReader {
             }
         }
         List<Double> ages = new ArrayList<>();
+        boolean amRunning = false;
         for (RMContainer c : app.getLiveContainers()) {
-            if (!c.isAMContainer()) {
+            if (c.isAMContainer()) {
+                amRunning = true;
+            } else {
                 ages.add(Math.max(0, nowMillis - c.getCreationTime()) / 1000.0);
                 unitsPerTask = Math.max(unitsPerTask, units(c.getAllocatedResource(), unit));
             }
         }
         if (pending == 0 && ages.isEmpty()) {
             return Optional.empty();
+        }
+        if (!amRunning) {
+            pending = Math.max(1, pending - 1); // the AM request is the AM container, not a task
         }
         RMApp rmApp = rmContext.getRMApps().get(app.getApplicationId());
         double submit = (rmApp != null ? rmApp.getSubmitTime() : app.getStartTime()) / 1000.0;
@@ -126,7 +136,7 @@ public final class WorkloadReader {
         }
         double[] remaining = ages.stream().mapToDouble(age -> Math.max(MIN_REMAINING_SECONDS, taskSeconds - age)).toArray();
         return Optional.of(new Workload.App(app.getApplicationId().toString(), queue, submit, pending, unitsPerTask,
-                taskSeconds, source, remaining));
+                taskSeconds, source, remaining, amRunning));
     }
 
     /** The unit container: one vcore and the cluster's memory per vcore (the paper's "1 core + 2 GB"). */

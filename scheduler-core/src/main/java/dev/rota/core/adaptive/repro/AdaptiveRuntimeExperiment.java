@@ -89,9 +89,12 @@ public final class AdaptiveRuntimeExperiment implements Experiment {
     return out;
   }
 
-  /** The tuner in the loop: re-optimizes when a job arrived since the last moment. */
+  /**
+   * The tuner in the loop: re-optimizes when a job arrived since the last moment; its comparator models AM
+   * containers when asked (the default wherever the ground truth has them).
+   */
   static final class Tuner implements GroupSimulation.Controller {
-    private final GroupOptimizer optimizer = new GroupOptimizer(new JavaLatencyComparator());
+    private final GroupOptimizer optimizer;
     private final Setting setting;
     private final SearchSpace space;
     private final QueueBounds bounds;
@@ -100,6 +103,11 @@ public final class AdaptiveRuntimeExperiment implements Experiment {
     long nanos;
 
     Tuner(Setting setting, QueueBounds bounds) {
+      this(setting, bounds, true);
+    }
+
+    Tuner(Setting setting, QueueBounds bounds, boolean amContainers) {
+      this.optimizer = new GroupOptimizer(new JavaLatencyComparator(amContainers));
       this.setting = setting;
       this.space = setting.space();
       this.bounds = bounds;
@@ -189,6 +197,14 @@ public final class AdaptiveRuntimeExperiment implements Experiment {
         }
       }
       summarize(rows, "ablation without AM containers: all settings", noAm, false);
+      // the default ground truth (AM containers) tuned by the comparator without AM containers (before it had them)
+      List<Outcome> blind = new ArrayList<>();
+      for (double stream : FULL_STREAMS) {
+        for (Setting s : settings(false)) {
+          blind.add(runOne(s, stream, bounds, GroupSimulation.Execution.MAPREDUCE, LOAD, false));
+        }
+      }
+      summarize(rows, "comparator without AM containers: all settings", blind, false);
     }
     log.printf(Locale.ROOT, "[adaptive-runtime] %d runs in %.1f s%n", all.size(), (System.nanoTime() - t0) / 1e9);
     plot(outDir, plotter, all);
@@ -221,6 +237,11 @@ public final class AdaptiveRuntimeExperiment implements Experiment {
 
   Outcome runOne(Setting s, double stream, QueueBounds bounds, GroupSimulation.Execution exec, double load)
       throws IOException {
+    return runOne(s, stream, bounds, exec, load, exec.amContainer());
+  }
+
+  Outcome runOne(Setting s, double stream, QueueBounds bounds, GroupSimulation.Execution exec, double load,
+      boolean comparatorAm) throws IOException {
     TaskNoise noise = new TaskNoise(TaskNoise.DEFAULT_SIGMA, NOISE_SEED + Math.round(stream * 1000));
     List<TruthJob> jobs = TruthWorkloads.withQueues(
         TruthWorkloads.swimStream(s.containers, STREAM_SECONDS, load, stream, noise), s.queues);
@@ -238,7 +259,7 @@ public final class AdaptiveRuntimeExperiment implements Experiment {
     int[] searches = new int[INTERVALS_S.length];
     double[] ms = new double[INTERVALS_S.length];
     for (int i = 0; i < INTERVALS_S.length; i++) {
-      Tuner tuner = new Tuner(s, bounds);
+      Tuner tuner = new Tuner(s, bounds, comparatorAm);
       GroupSimulation.Result r = GroupSimulation.run(jobs, s.containers, exec,
           ComparatorInputs.truth(s.initial(), bounds), tuner, INTERVALS_S[i]);
       tuned[i] = r.meanLatency();

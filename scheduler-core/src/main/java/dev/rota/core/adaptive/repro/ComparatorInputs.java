@@ -21,7 +21,7 @@ import java.util.List;
  *       all stages flattened in execution order (the comparator has no stage barrier), and its vcores;
  *   <li>a {@link GroupSnapshot} (a tuning moment) becomes a {@link GroupState}: each unfinished job's
  *       unstarted tasks (estimates) and its running tasks' estimated remaining time, max(0, estimate −
- *       elapsed); jobs not yet submitted are not included;
+ *       elapsed), and whether its ApplicationMaster runs; jobs not yet submitted are not included;
  *   <li>a {@link GroupConfiguration} under the group's {@link QueueBounds} becomes the
  *       {@link TruthConfig} the ground truth applies: Capacity share = capacity, maximum =
  *       min(maxShare, bounds.max); Fair weight = share, minResources = bounds.min, maxResources =
@@ -68,8 +68,9 @@ public final class ComparatorInputs {
       if (unstarted.length == 0 && running.length == 0) {
         continue; // only its AM is left (cannot happen: a job ends with its last task)
       }
+      // a job whose AM runs holds it (the comparator reads this only when it models AM containers)
       out.add(new AdaptiveJob("j" + j.id(), j.queue(), j.submit(), unstarted, 1, j.vcores(), AdaptiveJob.ANY_MACHINE,
-          Double.POSITIVE_INFINITY, running));
+          Double.POSITIVE_INFINITY, running, v.amRunning()));
     }
     return GroupState.of(name, queueNames(queues), bounds, out, s.now());
   }
