@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
+import dev.rota.core.adaptive.JavaLatencyComparator;
 import dev.rota.core.adaptive.AdaptiveDefaults;
 import dev.rota.core.adaptive.AdaptiveJob;
 import dev.rota.core.adaptive.GroupConfiguration;
@@ -131,7 +132,8 @@ public final class DroolsLatencyComparator implements LatencyComparator {
         int nQ = group.queues().size();
         double[] shares = group.machineTypeShares();
         int nM = shares.length;
-        int[] typeFree = splitByType(shares, r);
+        int[] typeFree = new int[shares.length];
+        JavaLatencyComparator.splitByType(shares, r, typeFree);
         int[] next = new int[nJ];
         int[] heldC = new int[nJ];
         int[] heldV = new int[nJ];
@@ -395,29 +397,5 @@ public final class DroolsLatencyComparator implements LatencyComparator {
                 grants.get(j).add(new double[] {t, count[j]});
             }
         }
-    }
-
-    private static int[] splitByType(double[] shares, int r) {
-        int n = shares.length;
-        int[] out = new int[n];
-        int given = 0;
-        for (int m = 0; m < n; m++) {
-            out[m] = (int) Math.floor(shares[m] * r + EPS);
-            given += out[m];
-        }
-        while (given < r) {
-            int best = -1;
-            double bestFrac = -1;
-            for (int m = 0; m < n; m++) {
-                double frac = shares[m] * r - out[m];
-                if (frac > bestFrac + EPS) {
-                    bestFrac = frac;
-                    best = m;
-                }
-            }
-            out[best]++;
-            given++;
-        }
-        return out;
     }
 }

@@ -97,8 +97,11 @@ public final class JavaLatencyComparator implements LatencyComparator {
         return new LatencyEstimate(w.mean, out);
     }
 
-    /** Splits {@code r} containers over machine types by largest remainder (ties: lower type). */
-    static void splitByType(double[] shares, int r, int[] out) {
+    /**
+     * Splits {@code r} containers over machine types by largest remainder (ties: lower type). Public so the
+     * Drools comparator splits exactly the same way.
+     */
+    public static void splitByType(double[] shares, int r, int[] out) {
         int n = shares.length;
         int given = 0;
         for (int m = 0; m < n; m++) {
