@@ -1,8 +1,8 @@
 package dev.rota.yarn.adaptive;
 
+import dev.rota.yarn.hybrid.JobClassifier;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -45,7 +45,7 @@ import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
 public final class WorkloadReader {
 
     /** Scheduling property (and tag prefix) with an application's expected task runtime in seconds: {@value}. */
-    public static final String EXPECTED_TASK_SECONDS = dev.rota.yarn.hybrid.JobClassifier.EXPECTED_TASK_SECONDS;
+    public static final String EXPECTED_TASK_SECONDS = JobClassifier.EXPECTED_TASK_SECONDS;
     private static final double MIN_REMAINING_SECONDS = 0.1;
 
     private WorkloadReader() {
@@ -160,33 +160,8 @@ public final class WorkloadReader {
         return (int) Math.max(1, Math.max(mem, cores));
     }
 
-    /** The declared task runtime: scheduling property first, then a tag {@code rota.expected-task-seconds=<s>}. */
+    /** The declared task runtime, if positive: scheduling property first, then a tag {@code rota.expected-task-seconds=<s>}. */
     static Optional<Double> declared(Map<String, String> schedulingEnvs, Set<String> tags) {
-        Optional<Double> fromProperty = seconds(schedulingEnvs == null ? null : schedulingEnvs.get(EXPECTED_TASK_SECONDS));
-        if (fromProperty.isPresent()) {
-            return fromProperty;
-        }
-        String prefix = EXPECTED_TASK_SECONDS + "=";
-        for (String tag : tags == null ? Set.<String>of() : tags) {
-            if (tag.toLowerCase(Locale.ROOT).startsWith(prefix)) {
-                Optional<Double> fromTag = seconds(tag.substring(prefix.length()));
-                if (fromTag.isPresent()) {
-                    return fromTag;
-                }
-            }
-        }
-        return Optional.empty();
-    }
-
-    private static Optional<Double> seconds(String raw) {
-        if (raw == null || raw.isBlank()) {
-            return Optional.empty();
-        }
-        try {
-            double d = Double.parseDouble(raw.strip());
-            return d > 0 && Double.isFinite(d) ? Optional.of(d) : Optional.empty();
-        } catch (NumberFormatException e) {
-            return Optional.empty();
-        }
+        return JobClassifier.declaredSeconds(schedulingEnvs, tags).filter(d -> d > 0);
     }
 }

@@ -1,5 +1,7 @@
 package dev.rota.yarn.hybrid;
 
+import java.util.Collection;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -80,12 +82,21 @@ public final class JobClassifier {
 
     /** The declared runtime, if the application gives a valid one (property first, then tag). */
     static Optional<Double> declaredSeconds(AppFacts app) {
-        Optional<Double> fromProperty = seconds(app.schedulingProperties().get(EXPECTED_TASK_SECONDS));
+        return declaredSeconds(app.schedulingProperties(), app.tags());
+    }
+
+    /**
+     * The runtime an application declares (seconds, finite and non-negative): the scheduling property
+     * {@value #EXPECTED_TASK_SECONDS} first, then a tag {@code rota.expected-task-seconds=<s>}. Either
+     * argument may be null. Shared by the hybrid classifier and the AdaptiveConfig workload reader.
+     */
+    public static Optional<Double> declaredSeconds(Map<String, String> properties, Collection<String> tags) {
+        Optional<Double> fromProperty = seconds(properties == null ? null : properties.get(EXPECTED_TASK_SECONDS));
         if (fromProperty.isPresent()) {
             return fromProperty;
         }
         String prefix = EXPECTED_TASK_SECONDS + "=";
-        for (String tag : app.tags()) {
+        for (String tag : tags == null ? List.<String>of() : tags) {
             if (tag.toLowerCase(Locale.ROOT).startsWith(prefix)) {
                 Optional<Double> fromTag = seconds(tag.substring(prefix.length()));
                 if (fromTag.isPresent()) {
