@@ -48,6 +48,7 @@ public final class DroolsLatencyComparator implements LatencyComparator {
 
     private final RuleEngine engine;
     private final boolean amContainers;
+    private final boolean releasePerTask;
 
     /**
      * Uses the rules of {@code engine}; it must contain the adaptive comparator rules. AM containers as
@@ -62,8 +63,18 @@ public final class DroolsLatencyComparator implements LatencyComparator {
      *                     of adaptive-comparator.drl; a rule base that places tasks of a job without its AM fails)
      */
     public DroolsLatencyComparator(RuleEngine engine, boolean amContainers) {
+        this(engine, amContainers, AdaptiveDefaults.RELEASE_PER_TASK);
+    }
+
+    /**
+     * @param amContainers   as {@link #DroolsLatencyComparator(RuleEngine, boolean)}
+     * @param releasePerTask a task's container goes back to the group when the task ends (YARN MapReduce) instead of
+     *                       running its job's next task; AG4 then estimates by rule "AG4 per-task release estimate"
+     */
+    public DroolsLatencyComparator(RuleEngine engine, boolean amContainers, boolean releasePerTask) {
         this.engine = Objects.requireNonNull(engine, "engine");
         this.amContainers = amContainers;
+        this.releasePerTask = releasePerTask;
         if (!engine.ruleNames().contains(RULE_AG4_ESTIMATE) || !engine.ruleNames().contains(RULE_AG1_CAPACITY)) {
             throw new IllegalArgumentException("rule base " + engine.describeSources()
                     + " has no AdaptiveConfig comparator rules (expected rules '" + RULE_AG1_CAPACITY + "' and '"
@@ -94,6 +105,11 @@ public final class DroolsLatencyComparator implements LatencyComparator {
     /** Whether this comparator models AM containers. */
     public boolean amContainers() {
         return amContainers;
+    }
+
+    /** Whether a task's container goes back to the group when the task ends. */
+    public boolean releasePerTask() {
+        return releasePerTask;
     }
 
     /** Per-estimate AM state of the event loop. */
@@ -187,7 +203,7 @@ public final class DroolsLatencyComparator implements LatencyComparator {
                 heldV[j] += a.vcoresPerTask();
                 slots[j]++;
                 active.add(new Slot(j, type, now + rem));
-                grants.get(j).add(new double[] {now + rem, 1});
+                grants.get(j).add(new double[] {now + rem, releasePerTask ? 0 : 1});
             }
         }
         double t = now;
@@ -217,7 +233,7 @@ public final class DroolsLatencyComparator implements LatencyComparator {
                     continue;
                 }
                 AdaptiveJob a = jobs.get(s.job);
-                if (next[s.job] < a.taskSeconds().length) {
+                if (!releasePerTask && next[s.job] < a.taskSeconds().length) {
                     s.freeAt = t + a.taskSeconds()[next[s.job]++];
                     i++;
                 } else {
@@ -228,7 +244,7 @@ public final class DroolsLatencyComparator implements LatencyComparator {
                     typeFree[s.type] += a.containersPerTask();
                     heldC[s.job] -= a.containersPerTask();
                     heldV[s.job] -= a.vcoresPerTask();
-                    if (--slots[s.job] == 0) {
+                    if (--slots[s.job] == 0 && next[s.job] >= a.taskSeconds().length) {
                         loopCompletion[s.job] = t;
                         if (ams.held[s.job]) {
                             ams.held[s.job] = false;
@@ -253,7 +269,7 @@ public final class DroolsLatencyComparator implements LatencyComparator {
             AdaptiveJob a = jobs.get(j);
             List<double[]> g = new ArrayList<>(grants.get(j));
             g.sort(Comparator.comparingDouble(x -> x[0]));
-            facts.add(JobRecord.of(j, a.id(), a.submitTime(), firstGrant[j], a.taskSeconds(), g, t));
+            facts.add(JobRecord.of(j, a.id(), a.submitTime(), firstGrant[j], a.taskSeconds(), g, t, releasePerTask));
         }
         FiringResult fired = engine.fire(facts);
         EstimateFact[] estimates = new EstimateFact[nJ];

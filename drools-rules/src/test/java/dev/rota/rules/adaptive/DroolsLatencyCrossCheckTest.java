@@ -11,6 +11,7 @@ import java.util.Random;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import dev.rota.core.adaptive.AdaptiveDefaults;
 import dev.rota.core.adaptive.AdaptiveJob;
 import dev.rota.core.adaptive.GroupConfiguration;
 import dev.rota.core.adaptive.GroupState;
@@ -21,28 +22,60 @@ import dev.rota.core.adaptive.QueueBounds;
 import dev.rota.core.adaptive.QueueSetting;
 import dev.rota.core.adaptive.SchedulerKind;
 import dev.rota.core.adaptive.SearchSpace;
+import dev.rota.rules.RuleEngine;
 
 /**
  * The Drools rules and the plain-Java comparator give identical estimates, per job, on every case, with AM
- * containers (the default) and without.
+ * containers (the default) and without, each with per-task container release and with container reuse.
  */
 class DroolsLatencyCrossCheckTest {
 
     private static DroolsLatencyComparator drools;
     private static DroolsLatencyComparator droolsNoAm;
+    private static DroolsLatencyComparator droolsOther;
+    private static DroolsLatencyComparator droolsNoAmOther;
     private final JavaLatencyComparator plain = new JavaLatencyComparator();
     private final JavaLatencyComparator plainNoAm = new JavaLatencyComparator(false);
+    /** The other setting of per-task release than the default. */
+    private final JavaLatencyComparator plainOther = new JavaLatencyComparator(true, !AdaptiveDefaults.RELEASE_PER_TASK);
+    private final JavaLatencyComparator plainNoAmOther =
+            new JavaLatencyComparator(false, !AdaptiveDefaults.RELEASE_PER_TASK);
 
     @BeforeAll
     static void compile() {
         drools = DroolsLatencyComparator.fromClasspath();
         droolsNoAm = new DroolsLatencyComparator(drools.engine(), false);
+        droolsOther = new DroolsLatencyComparator(drools.engine(), true, !AdaptiveDefaults.RELEASE_PER_TASK);
+        droolsNoAmOther = new DroolsLatencyComparator(drools.engine(), false, !AdaptiveDefaults.RELEASE_PER_TASK);
     }
 
     @Test
     void amContainersAreOnByDefault() {
         assertTrue(drools.amContainers());
         assertTrue(plain.amContainers());
+    }
+
+    @Test
+    void perTaskReleaseFollowsTheDefault() {
+        assertEquals(AdaptiveDefaults.RELEASE_PER_TASK, drools.releasePerTask());
+        assertEquals(AdaptiveDefaults.RELEASE_PER_TASK, plain.releasePerTask());
+        assertEquals(!AdaptiveDefaults.RELEASE_PER_TASK, droolsOther.releasePerTask());
+    }
+
+    /** JavaLatencyComparatorTest's hand-computed case: A in q1 from 0 (4 tasks), B in q2 from 5 (2 tasks), r = 2. */
+    static GroupState releaseCase() {
+        return GroupState.of("release", List.of("q1", "q2"), QueueBounds.NONE, List.of(
+                AdaptiveJob.of("A", 0, 0, 10, 10, 10, 10),
+                AdaptiveJob.of("B", 1, 5, 10, 10)), 0);
+    }
+
+    @Test
+    void releaseAgainstReuseByTheRules() {
+        GroupConfiguration c = GroupConfiguration.capacity(IntraQueuePolicy.FIFO, 0.5, 0.5);
+        RuleEngine engine = drools.engine();
+        // reuse: A keeps both containers to 20, B runs 20-30; release: one container per queue from 10
+        assertEquals(22.5, new DroolsLatencyComparator(engine, false, false).averageLatency(releaseCase(), c, 2), 0.0);
+        assertEquals(27.5, new DroolsLatencyComparator(engine, false, true).averageLatency(releaseCase(), c, 2), 0.0);
     }
 
     static GroupState fig7() {
@@ -92,7 +125,8 @@ class DroolsLatencyCrossCheckTest {
                         AdaptiveJob.of("j1", 0, 0, 10, 20, 10), AdaptiveJob.of("j2", 1, 0, 20, 20)), 0),
                 GroupState.of("am-limits", List.of("q0", "q1"), QueueBounds.NONE, List.of(
                         AdaptiveJob.of("j1", 0, 0, 10, 10), AdaptiveJob.of("j2", 1, 0, 10, 10),
-                        AdaptiveJob.of("j3", 1, 0, 10, 10)), 0));
+                        AdaptiveJob.of("j3", 1, 0, 10, 10)), 0),
+                releaseCase());
         for (GroupState g : groups) {
             List<GroupConfiguration> configs = new ArrayList<>();
             int n = g.queues().size();
@@ -182,6 +216,8 @@ class DroolsLatencyCrossCheckTest {
     private void assertSame(GroupState g, GroupConfiguration c, int r) {
         assertSame(plain, drools, g, c, r, "AM");
         assertSame(plainNoAm, droolsNoAm, g, c, r, "no AM");
+        assertSame(plainOther, droolsOther, g, c, r, "AM, release " + !AdaptiveDefaults.RELEASE_PER_TASK);
+        assertSame(plainNoAmOther, droolsNoAmOther, g, c, r, "no AM, release " + !AdaptiveDefaults.RELEASE_PER_TASK);
     }
 
     private static void assertSame(JavaLatencyComparator java, DroolsLatencyComparator rules, GroupState g,

@@ -52,6 +52,15 @@ public final class AdaptiveDefaults {
     public static final boolean AM_CONTAINERS = true;
 
     /**
+     * The comparator returns a task's container to the group when the task ends (ours; YARN MapReduce does, and so
+     * does the ground truth's {@code truth.GroupSimulation.Execution.MAPREDUCE}): the freed container is re-granted at
+     * that instant by AG1 and AG2 like any free container, instead of running its job's next task. Off = Algorithm 2
+     * as printed (a job keeps its containers for its next tasks, "container reuse"). See
+     * {@link JavaLatencyComparator}.
+     */
+    public static final boolean RELEASE_PER_TASK = true;
+
+    /**
      * Share of a queue's maximum, and of the group, that ApplicationMasters may hold (each limit at least one
      * AM): 0.5, the Fair Scheduler's {@code maxAMShare} default, as in the ground truth
      * ({@code truth.GroupSimulation.AM_SHARE}). Without a limit AMs could take every container.

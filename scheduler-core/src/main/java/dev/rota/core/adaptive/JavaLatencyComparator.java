@@ -16,7 +16,9 @@ import java.util.List;
  * finishes and job arrivals. At each event time:
  * <ol>
  * <li>every slot finishing now takes its job's next unstarted task (list scheduling, Algorithm 2) or, when the
- * job has none left, is released; a job whose last slot is released completes; arriving jobs become pending;</li>
+ * job has none left, is released; with per-task release ({@link AdaptiveDefaults#RELEASE_PER_TASK}, the default) every
+ * slot finishing now is released, and its containers are handed out again in this round's AG1/AG2 like any free
+ * container; a job with no slot and no unstarted task left completes; arriving jobs become pending;</li>
  * <li><b>AG1</b> inter-queue: queue demand = Σ unstarted tasks × containers per task of its arrived jobs, used =
  * containers held. Capacity: each queue first gets min(demand, guarantee − used), guarantee =
  * ⌊max(capacity, bounds.min)·r⌋; Fair: min(demand, ⌊bounds.min·r⌋ − used). Then the remaining free containers
@@ -56,22 +58,44 @@ public final class JavaLatencyComparator implements LatencyComparator {
     private static final double EPS = 1e-9;
 
     private final boolean amContainers;
+    private final boolean releasePerTask;
     private final ThreadLocal<Workspace> workspaces;
 
-    /** A comparator with AM containers as {@link AdaptiveDefaults#AM_CONTAINERS}. */
+    /**
+     * A comparator with AM containers as {@link AdaptiveDefaults#AM_CONTAINERS} and per-task release as
+     * {@link AdaptiveDefaults#RELEASE_PER_TASK}.
+     */
     public JavaLatencyComparator() {
         this(AdaptiveDefaults.AM_CONTAINERS);
     }
 
-    /** @param amContainers model one ApplicationMaster container per job (see the class comment) */
+    /**
+     * @param amContainers model one ApplicationMaster container per job (see the class comment); per-task release as
+     *                     {@link AdaptiveDefaults#RELEASE_PER_TASK}
+     */
     public JavaLatencyComparator(boolean amContainers) {
+        this(amContainers, AdaptiveDefaults.RELEASE_PER_TASK);
+    }
+
+    /**
+     * @param amContainers   model one ApplicationMaster container per job (see the class comment)
+     * @param releasePerTask a task's container goes back to the group when the task ends (YARN MapReduce) instead of
+     *                       running its job's next task (Algorithm 2's container reuse)
+     */
+    public JavaLatencyComparator(boolean amContainers, boolean releasePerTask) {
         this.amContainers = amContainers;
-        this.workspaces = ThreadLocal.withInitial(() -> new Workspace(amContainers));
+        this.releasePerTask = releasePerTask;
+        this.workspaces = ThreadLocal.withInitial(() -> new Workspace(amContainers, releasePerTask));
     }
 
     /** Whether this comparator models AM containers. */
     public boolean amContainers() {
         return amContainers;
+    }
+
+    /** Whether a task's container goes back to the group when the task ends. */
+    public boolean releasePerTask() {
+        return releasePerTask;
     }
 
     @Override
@@ -131,6 +155,7 @@ public final class JavaLatencyComparator implements LatencyComparator {
     /** Reusable arrays; grown, never shrunk. */
     private static final class Workspace {
         final boolean amMode;
+        final boolean release;
         int nJ;
         int nQ;
         int nM;
@@ -181,8 +206,9 @@ public final class JavaLatencyComparator implements LatencyComparator {
         int amNewGroup;
         int amLimitGroup;
 
-        Workspace(boolean amMode) {
+        Workspace(boolean amMode, boolean release) {
             this.amMode = amMode;
+            this.release = release;
         }
 
         void run(GroupState group, GroupConfiguration config, int r) {
@@ -286,7 +312,7 @@ public final class JavaLatencyComparator implements LatencyComparator {
                         continue;
                     }
                     int j = slotJob[s];
-                    if (next[j] < dur[j].length) {
+                    if (!release && next[j] < dur[j].length) {
                         double d = dur[j][next[j]++];
                         slotFree[s] = t + d;
                         s++;
@@ -295,7 +321,7 @@ public final class JavaLatencyComparator implements LatencyComparator {
                         heldC[j] -= cpt[j];
                         heldV[j] -= vpt[j];
                         slotsOf[j]--;
-                        if (slotsOf[j] == 0) {
+                        if (slotsOf[j] == 0 && next[j] >= dur[j].length) {
                             done[j] = true;
                             completion[j] = t;
                             if (amHeld[j]) {

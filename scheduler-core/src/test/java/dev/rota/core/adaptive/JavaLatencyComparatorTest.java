@@ -12,7 +12,8 @@ class JavaLatencyComparatorTest {
 
     // the paper's worked examples have no ApplicationMaster containers
 
-    private final JavaLatencyComparator comparator = new JavaLatencyComparator(false);
+    /** Algorithm 1/2 as printed: no AM container, a job keeps its containers for its next tasks. */
+    private final JavaLatencyComparator comparator = new JavaLatencyComparator(false, false);
 
     /** Fig. 7: five containers, q1 = {j1} wanting 1, q2 = {j2..j5} wanting 2 each; every task 10 s. */
     static GroupState fig7() {
@@ -22,6 +23,32 @@ class JavaLatencyComparatorTest {
                 AdaptiveJob.of("j3", 1, 0, 10, 10),
                 AdaptiveJob.of("j4", 1, 0, 10, 10),
                 AdaptiveJob.of("j5", 1, 0, 10, 10)), 0);
+    }
+
+    /** Two queues of 1 guaranteed container each (r = 2, elastic to the whole group); A in q1, B in q2. */
+    static GroupState releaseCase() {
+        return GroupState.of("g", List.of("q1", "q2"), QueueBounds.NONE, List.of(
+                AdaptiveJob.of("A", 0, 0, 10, 10, 10, 10),
+                AdaptiveJob.of("B", 1, 5, 10, 10)), 0);
+    }
+
+    @Test
+    void perTaskReleaseRegrantsAFinishedTasksContainerByTheQueuePolicies() {
+        GroupConfiguration c = GroupConfiguration.capacity(IntraQueuePolicy.FIFO, 0.5, 0.5);
+        // Reuse: A takes both containers at 0 (q2 has no demand yet); at 10 both run A's next tasks to 20; B,
+        // waiting since 5, gets both at 20 and ends at 30. Latencies 20 and 25.
+        LatencyEstimate reuse = comparator.estimate(releaseCase(), c, 2);
+        assertEquals(List.of(20.0, 30.0), reuse.jobs().stream().map(JobEstimate::completion).toList());
+        assertEquals(22.5, reuse.meanLatency(), 0.0);
+        // Release: at 10 both containers go back; AG1 gives each queue its guarantee of 1, so A and B run one task
+        // each over 10-20 and 20-30. Latencies 30 and 25.
+        JavaLatencyComparator release = new JavaLatencyComparator(false, true);
+        assertTrue(release.releasePerTask());
+        LatencyEstimate e = release.estimate(releaseCase(), c, 2);
+        assertEquals(List.of(30.0, 30.0), e.jobs().stream().map(JobEstimate::completion).toList());
+        assertEquals(List.of(0.0, 5.0), e.jobs().stream().map(JobEstimate::waiting).toList());
+        assertEquals(27.5, e.meanLatency(), 0.0);
+        assertEquals(27.5, release.averageLatency(releaseCase(), c, 2), 0.0);
     }
 
     @Test

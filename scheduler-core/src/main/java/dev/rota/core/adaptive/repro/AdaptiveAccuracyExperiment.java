@@ -166,28 +166,41 @@ public final class AdaptiveAccuracyExperiment implements Experiment {
       }
       // which ground-truth effects the comparator does not model: start from its own assumptions
       // and add them one at a time (without AM containers in the truth, the comparator without them too)
-      LatencyComparator noAm = new JavaLatencyComparator(false);
+      // (the comparator's per-task release follows the truth's execution, as its AM option follows the AM setting)
       GroupSimulation.Execution reuse = new GroupSimulation.Execution(false, true);
       GroupSimulation.Execution perTask = new GroupSimulation.Execution(false, false);
       List<List<Case>> ladder = List.of(
-          judge(false, 0, FULL_SEEDS, noAm, reuse, false),
-          judge(false, TaskNoise.DEFAULT_SIGMA, FULL_SEEDS, noAm, reuse, false),
-          judge(false, TaskNoise.DEFAULT_SIGMA, FULL_SEEDS, noAm, perTask, false),
-          judge(false, TaskNoise.DEFAULT_SIGMA, FULL_SEEDS, noAm, perTask, true),
+          judge(false, 0, FULL_SEEDS, comparatorFor(false, reuse), reuse, false),
+          judge(false, TaskNoise.DEFAULT_SIGMA, FULL_SEEDS, comparatorFor(false, reuse), reuse, false),
+          judge(false, TaskNoise.DEFAULT_SIGMA, FULL_SEEDS, comparatorFor(false, perTask), perTask, false),
+          judge(false, TaskNoise.DEFAULT_SIGMA, FULL_SEEDS, comparatorFor(false, perTask), perTask, true),
           cases);
       List<String> names = List.of("ablation A: comparator's model (σ=0, no AM, container reuse, no barrier)",
-          "ablation B: A + noise σ=0.3", "ablation C: B + a container per task",
+          "ablation B: A + noise σ=0.3", "ablation C: B + a container per task (comparator too)",
           "ablation D: C + map/reduce barrier");
       for (int i = 0; i < names.size(); i++) {
         addRows(rows, names.get(i), ladder.get(i), c -> true, null);
       }
+      addRows(rows, "ablation C-reuse: C, comparator with container reuse",
+          judge(false, TaskNoise.DEFAULT_SIGMA, FULL_SEEDS, comparatorFor(false, reuse), perTask, false), c -> true,
+          null);
       GroupSimulation.Execution amReuse = new GroupSimulation.Execution(true, true);
       addRows(rows, "ablation E: A + AM container per job, comparator without AM",
-          judge(false, 0, FULL_SEEDS, noAm, amReuse, false), c -> true, null);
+          judge(false, 0, FULL_SEEDS, comparatorFor(false, amReuse), amReuse, false), c -> true, null);
       addRows(rows, "ablation E+AM: A + AM container per job, comparator with AM",
-          judge(false, 0, FULL_SEEDS, java, amReuse, false), c -> true, null);
+          judge(false, 0, FULL_SEEDS, comparatorFor(true, amReuse), amReuse, false), c -> true, null);
+      GroupSimulation.Execution amPerTask = new GroupSimulation.Execution(true, false);
+      addRows(rows, "ablation F: E+AM + a container per task (comparator too)",
+          judge(false, 0, FULL_SEEDS, comparatorFor(true, amPerTask), amPerTask, false), c -> true, null);
       addRows(rows, "default ground truth, comparator without AM",
-          judge(false, TaskNoise.DEFAULT_SIGMA, FULL_SEEDS, noAm, EXECUTION, true), c -> true, null);
+          judge(false, TaskNoise.DEFAULT_SIGMA, FULL_SEEDS, comparatorFor(false, EXECUTION), EXECUTION, true),
+          c -> true, null);
+      addRows(rows, "default ground truth, comparator with AM and container reuse",
+          judge(false, TaskNoise.DEFAULT_SIGMA, FULL_SEEDS, new JavaLatencyComparator(true, false), EXECUTION, true),
+          c -> true, null);
+      addRows(rows, "default ground truth, comparator with AM and per-task release",
+          judge(false, TaskNoise.DEFAULT_SIGMA, FULL_SEEDS, new JavaLatencyComparator(true, true), EXECUTION, true),
+          c -> true, null);
       double[] x = new double[ladder.size()];
       double[] y = new double[ladder.size()];
       for (int i = 0; i < x.length; i++) {
@@ -224,6 +237,14 @@ public final class AdaptiveAccuracyExperiment implements Experiment {
   }
 
   static final int JOBS_PER_MIX = 16;
+
+  /**
+   * The Java comparator for an ablation row: AM containers as asked; per-task release exactly when the ground truth
+   * releases a container after every task (its reuse option off).
+   */
+  static LatencyComparator comparatorFor(boolean amContainers, GroupSimulation.Execution exec) {
+    return new JavaLatencyComparator(amContainers, !exec.reuseContainers());
+  }
 
   /** How the ground truth runs jobs: MapReduce on YARN (an AM per job, a container per task). */
   static final GroupSimulation.Execution EXECUTION = GroupSimulation.Execution.MAPREDUCE;

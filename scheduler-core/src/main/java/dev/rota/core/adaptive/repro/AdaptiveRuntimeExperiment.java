@@ -1,5 +1,6 @@
 package dev.rota.core.adaptive.repro;
 
+import dev.rota.core.adaptive.AdaptiveDefaults;
 import dev.rota.core.adaptive.GroupConfiguration;
 import dev.rota.core.adaptive.GroupOptimizer;
 import dev.rota.core.adaptive.GroupState;
@@ -107,7 +108,11 @@ public final class AdaptiveRuntimeExperiment implements Experiment {
     }
 
     Tuner(Setting setting, QueueBounds bounds, boolean amContainers) {
-      this.optimizer = new GroupOptimizer(new JavaLatencyComparator(amContainers));
+      this(setting, bounds, amContainers, AdaptiveDefaults.RELEASE_PER_TASK);
+    }
+
+    Tuner(Setting setting, QueueBounds bounds, boolean amContainers, boolean releasePerTask) {
+      this.optimizer = new GroupOptimizer(new JavaLatencyComparator(amContainers, releasePerTask));
       this.setting = setting;
       this.space = setting.space();
       this.bounds = bounds;
@@ -259,7 +264,7 @@ public final class AdaptiveRuntimeExperiment implements Experiment {
     int[] searches = new int[INTERVALS_S.length];
     double[] ms = new double[INTERVALS_S.length];
     for (int i = 0; i < INTERVALS_S.length; i++) {
-      Tuner tuner = new Tuner(s, bounds, comparatorAm);
+      Tuner tuner = new Tuner(s, bounds, comparatorAm, !exec.reuseContainers() && AdaptiveDefaults.RELEASE_PER_TASK);
       GroupSimulation.Result r = GroupSimulation.run(jobs, s.containers, exec,
           ComparatorInputs.truth(s.initial(), bounds), tuner, INTERVALS_S[i]);
       tuned[i] = r.meanLatency();

@@ -66,7 +66,7 @@ class AdaptiveReproductionTest {
    */
   @Test
   void comparatorFindsTheTrueBestUnderItsOwnAssumptions() throws Exception {
-    JavaLatencyComparator java = new JavaLatencyComparator(false); // its own assumptions: no AM container
+    JavaLatencyComparator java = new JavaLatencyComparator(false, false); // its own assumptions: no AM, reuse
     TaskNoise exact = new TaskNoise(0, 11);
     List<TruthWorkloads.Mix> mixes = new ArrayList<>(TruthWorkloads.facebook(2, 16, 1.0, exact));
     mixes.addAll(TruthWorkloads.google(1, 16, 1.0, exact));
