@@ -8,6 +8,7 @@ import dev.rota.core.reservation.rdl.CompiledOp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /** Small helpers shared by the agents. */
 final class Agents {
@@ -21,6 +22,31 @@ final class Agents {
   /** An agent's recursive placement of one sub-expression in [lo, hi). */
   interface Placer {
     Optional<Rejection> place(CompiledNode n, long lo, long hi, TentativePlan scratch);
+  }
+
+  /** Places operand {@code i} of an {@code order} so that it ends by {@code hi}. */
+  interface OrderStep {
+    Optional<Rejection> place(int i, long hi, TentativePlan scratch);
+  }
+
+  /**
+   * {@code order}: the operands right to left (last first), each ending by the earliest start of the
+   * one placed after it; stops at the first failure.
+   */
+  static Optional<Rejection> placeOrder(int operands, long hi, TentativePlan scratch, OrderStep step) {
+    long curHi = hi;
+    for (int i = operands - 1; i >= 0; i--) {
+      int mark = scratch.mark();
+      Optional<Rejection> r = step.place(i, curHi, scratch);
+      if (r.isPresent()) {
+        return r;
+      }
+      OptionalLong es = scratch.earliestStartSince(mark);
+      if (es.isPresent()) {
+        curHi = Math.min(curHi, es.getAsLong());
+      }
+    }
+    return Optional.empty();
   }
 
   /** {@code all}: every operand in the whole range, right to left (last first); stops at the first failure. */

@@ -9,7 +9,6 @@ import dev.rota.core.reservation.rdl.CompiledOp;
 import dev.rota.core.reservation.rdl.CompiledRdl;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * GREE, the "procrastinating" heuristic (paper §4.2): place every sub-expression as late as
@@ -65,21 +64,8 @@ public final class GreeAgent implements ReservationAgent {
     CompiledOp op = (CompiledOp) n;
     List<CompiledNode> kids = op.children();
     switch (op.op()) {
-      case ORDER: {
-        long curHi = hi;
-        for (int i = kids.size() - 1; i >= 0; i--) {
-          int mark = scratch.mark();
-          Optional<Rejection> r = place(kids.get(i), lo, curHi, scratch);
-          if (r.isPresent()) {
-            return r;
-          }
-          OptionalLong es = scratch.earliestStartSince(mark);
-          if (es.isPresent()) {
-            curHi = Math.min(curHi, es.getAsLong());
-          }
-        }
-        return Optional.empty();
-      }
+      case ORDER:
+        return Agents.placeOrder(kids.size(), hi, scratch, (i, curHi, sc) -> place(kids.get(i), lo, curHi, sc));
       case ALL:
         return Agents.placeAll(kids, lo, hi, scratch, this::place);
       default:

@@ -12,7 +12,6 @@ import dev.rota.core.reservation.rdl.CompiledRdl;
 import java.math.BigInteger;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * GREE-L, the lower-preemption heuristic (paper §4.2). Like GREE it traverses the normal form once,
@@ -117,26 +116,17 @@ public final class GreeLAgent implements ReservationAgent {
     CompiledOp op = (CompiledOp) n;
     List<CompiledNode> kids = op.children();
     switch (op.op()) {
-      case ORDER: {
-        long curHi = hi;
-        for (int i = kids.size() - 1; i >= 0; i--) {
+      case ORDER:
+        return Agents.placeOrder(kids.size(), hi, scratch, (i, curHi, sc) -> {
           long guessLo = guessStart(kids, i, lo, curHi);
-          int mark = scratch.mark();
-          Optional<Rejection> r = place(kids.get(i), guessLo, curHi, scratch);
+          int mark = sc.mark();
+          Optional<Rejection> r = place(kids.get(i), guessLo, curHi, sc);
           if (r.isPresent() && widenOnFailure && guessLo > lo) {
-            scratch.rollback(mark);
-            r = place(kids.get(i), lo, curHi, scratch);
+            sc.rollback(mark);
+            r = place(kids.get(i), lo, curHi, sc);
           }
-          if (r.isPresent()) {
-            return r;
-          }
-          OptionalLong es = scratch.earliestStartSince(mark);
-          if (es.isPresent()) {
-            curHi = Math.min(curHi, es.getAsLong());
-          }
-        }
-        return Optional.empty();
-      }
+          return r;
+        });
       case ALL:
         return Agents.placeAll(kids, lo, hi, scratch, this::place);
       default:
