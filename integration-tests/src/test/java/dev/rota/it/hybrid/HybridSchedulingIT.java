@@ -201,7 +201,7 @@ class HybridSchedulingIT {
         HybridRuntime rt = runtime();
         conf.set(ShippedConf.CAPACITY_SCHEDULER, Map.of(
                 HybridKeys.KEY_PREEMPTION, "true",
-                HybridKeys.DICE_PREFIX + "suspension-seconds", "6"));
+                HybridKeys.DICE_PREFIX + "suspension-seconds", "12"));
         yarn.rm().getRMContext().getRMAdminService().refreshQueues();
         assertTrue(rt.settings().preemption(), "refreshQueues switched Opportunistic Preemption on");
         HybridMetrics metrics = rt.metrics();
