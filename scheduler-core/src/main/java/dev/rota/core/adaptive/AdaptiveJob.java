@@ -14,7 +14,7 @@ import java.util.Objects;
  * @param submitTime          submission time b_v, seconds on the same clock as {@link GroupState#now()}; a job
  *                            with {@code submitTime > now} arrives during the estimate
  * @param taskSeconds         estimated durations e^Task of the tasks not yet started, in execution order
- *                            (a dispatch priority, not a barrier)
+ *                            (a dispatch priority; stage boundaries are {@code barriers})
  * @param containersPerTask   containers (1 core / 2 GB each) one task occupies; default 1
  * @param vcoresPerTask       vcores one task uses, only read by DRF; default {@code containersPerTask}
  * @param allowedMachineTypes node-placement constraint S^Job: bit {@code m} set = the tasks may run on machine
@@ -25,19 +25,26 @@ import java.util.Objects;
  * @param amRunning           the job's ApplicationMaster container is held now (always true for a job with running
  *                            tasks); read only by a comparator that models AM containers
  *                            ({@link AdaptiveDefaults#AM_CONTAINERS})
+ * @param barriers            stage boundaries, strictly increasing indices into {@code taskSeconds}: task
+ *                            {@code barriers[i]} and the later ones start only once every earlier task, running ones
+ *                            included, has finished (MapReduce's reduce stage after its maps, a Spark stage after
+ *                            its parents); 0 = the first unstarted task waits for the running ones; empty = one stage
  */
 public record AdaptiveJob(String id, int queue, double submitTime, double[] taskSeconds, int containersPerTask,
-        int vcoresPerTask, int allowedMachineTypes, double deadline, double[] runningTaskSeconds, boolean amRunning) {
+        int vcoresPerTask, int allowedMachineTypes, double deadline, double[] runningTaskSeconds, boolean amRunning,
+        int[] barriers) {
 
     /** No placement constraint. */
     public static final int ANY_MACHINE = -1;
 
     private static final double[] NONE = new double[0];
+    private static final int[] ONE_STAGE = new int[0];
 
     public AdaptiveJob {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(taskSeconds, "taskSeconds");
         runningTaskSeconds = runningTaskSeconds == null ? NONE : runningTaskSeconds;
+        barriers = barriers == null ? ONE_STAGE : barriers;
         amRunning = amRunning || runningTaskSeconds.length > 0;
         if (queue < 0) {
             throw new IllegalArgumentException("job " + id + ": queue index must be >= 0, got " + queue);
@@ -69,6 +76,19 @@ public record AdaptiveJob(String id, int queue, double submitTime, double[] task
         if (taskSeconds.length == 0 && runningTaskSeconds.length == 0) {
             throw new IllegalArgumentException("job " + id + ": has no task left to run");
         }
+        for (int i = 0; i < barriers.length; i++) {
+            if (barriers[i] < 0 || barriers[i] >= taskSeconds.length || (i > 0 && barriers[i] <= barriers[i - 1])) {
+                throw new IllegalArgumentException("job " + id + ": barriers must be strictly increasing indices in [0, "
+                        + taskSeconds.length + "), got " + Arrays.toString(barriers));
+            }
+        }
+    }
+
+    /** A one-stage job whose AM runs as given (the form before stage barriers were modelled). */
+    public AdaptiveJob(String id, int queue, double submitTime, double[] taskSeconds, int containersPerTask,
+            int vcoresPerTask, int allowedMachineTypes, double deadline, double[] runningTaskSeconds, boolean amRunning) {
+        this(id, queue, submitTime, taskSeconds, containersPerTask, vcoresPerTask, allowedMachineTypes, deadline,
+                runningTaskSeconds, amRunning, ONE_STAGE);
     }
 
     /** A job whose AM runs exactly when it has running tasks (the form before AM containers were modelled). */
@@ -91,37 +111,43 @@ public record AdaptiveJob(String id, int queue, double submitTime, double[] task
     /** A copy with {@code containers} containers (and as many vcores) per task. */
     public AdaptiveJob withContainersPerTask(int containers) {
         return new AdaptiveJob(id, queue, submitTime, taskSeconds, containers, containers, allowedMachineTypes, deadline,
-                runningTaskSeconds, amRunning);
+                runningTaskSeconds, amRunning, barriers);
     }
 
     /** A copy with {@code vcores} vcores per task (DRF's second resource). */
     public AdaptiveJob withVcoresPerTask(int vcores) {
         return new AdaptiveJob(id, queue, submitTime, taskSeconds, containersPerTask, vcores, allowedMachineTypes, deadline,
-                runningTaskSeconds, amRunning);
+                runningTaskSeconds, amRunning, barriers);
     }
 
     /** A copy restricted to the machine types whose bits are set in {@code mask}. */
     public AdaptiveJob withAllowedMachineTypes(int mask) {
         return new AdaptiveJob(id, queue, submitTime, taskSeconds, containersPerTask, vcoresPerTask, mask, deadline,
-                runningTaskSeconds, amRunning);
+                runningTaskSeconds, amRunning, barriers);
     }
 
     /** A copy with an absolute deadline (EDF). */
     public AdaptiveJob withDeadline(double at) {
         return new AdaptiveJob(id, queue, submitTime, taskSeconds, containersPerTask, vcoresPerTask, allowedMachineTypes, at,
-                runningTaskSeconds, amRunning);
+                runningTaskSeconds, amRunning, barriers);
     }
 
     /** A copy with tasks running now, each finishing after the given seconds. */
     public AdaptiveJob withRunningTasks(double... remainingSeconds) {
         return new AdaptiveJob(id, queue, submitTime, taskSeconds, containersPerTask, vcoresPerTask, allowedMachineTypes,
-                deadline, remainingSeconds, amRunning);
+                deadline, remainingSeconds, amRunning, barriers);
     }
 
     /** A copy whose ApplicationMaster is (or is not) held now; a job with running tasks always holds it. */
     public AdaptiveJob withAmRunning(boolean running) {
         return new AdaptiveJob(id, queue, submitTime, taskSeconds, containersPerTask, vcoresPerTask, allowedMachineTypes,
-                deadline, runningTaskSeconds, running);
+                deadline, runningTaskSeconds, running, barriers);
+    }
+
+    /** A copy with stage boundaries at the given task indices (see {@code barriers}). */
+    public AdaptiveJob withBarriers(int... at) {
+        return new AdaptiveJob(id, queue, submitTime, taskSeconds, containersPerTask, vcoresPerTask, allowedMachineTypes,
+                deadline, runningTaskSeconds, amRunning, at);
     }
 
     /** Whether the job may run on machine type {@code type}. */
@@ -145,13 +171,14 @@ public record AdaptiveJob(String id, int queue, double submitTime, double[] task
                 && Double.compare(submitTime, j.submitTime) == 0 && Arrays.equals(taskSeconds, j.taskSeconds)
                 && containersPerTask == j.containersPerTask && vcoresPerTask == j.vcoresPerTask
                 && allowedMachineTypes == j.allowedMachineTypes && Double.compare(deadline, j.deadline) == 0
-                && Arrays.equals(runningTaskSeconds, j.runningTaskSeconds) && amRunning == j.amRunning;
+                && Arrays.equals(runningTaskSeconds, j.runningTaskSeconds) && amRunning == j.amRunning
+                && Arrays.equals(barriers, j.barriers);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(id, queue, submitTime, Arrays.hashCode(taskSeconds), containersPerTask, vcoresPerTask,
-                allowedMachineTypes, deadline, Arrays.hashCode(runningTaskSeconds), amRunning);
+                allowedMachineTypes, deadline, Arrays.hashCode(runningTaskSeconds), amRunning, Arrays.hashCode(barriers));
     }
 
     @Override
@@ -159,6 +186,6 @@ public record AdaptiveJob(String id, int queue, double submitTime, double[] task
         return "AdaptiveJob[" + id + " q" + queue + " b=" + submitTime + " tasks=" + Arrays.toString(taskSeconds)
                 + (containersPerTask > 1 ? " x" + containersPerTask : "")
                 + (runningTaskSeconds.length > 0 ? " running=" + Arrays.toString(runningTaskSeconds) : "")
-                + (amRunning ? " am" : "") + "]";
+                + (amRunning ? " am" : "") + (barriers.length > 0 ? " barriers=" + Arrays.toString(barriers) : "") + "]";
     }
 }

@@ -13,45 +13,43 @@ import java.util.List;
  * Time starts at {@link GroupState#now()}. The group's {@code r} containers split over machine types by largest
  * remainder of {@link GroupState#machineTypeShares()}. Running tasks hold a <em>slot</em> ({@code containersPerTask}
  * containers on the allowed machine type with the most free containers) until they finish. Events are slot
- * finishes and job arrivals. At each event time:
+ * finishes and job arrivals. At each event time, first every slot finishing now is handled: with per-task release
+ * ({@link AdaptiveDefaults#RELEASE_PER_TASK}, the default) it is released, as YARN MapReduce returns a task's
+ * container; without it, it takes its job's next unstarted task (Algorithm 2's container reuse) or, when the job
+ * has none left in its current stage, is released. A stage's last slot released opens the job's next stage
+ * ({@link AdaptiveJob#barriers()}). A job with no slot and no unstarted task left completes (and releases its AM);
+ * arriving jobs become pending. Then the free containers are handed out <b>one grant at a time</b>, the way a
+ * ResourceManager allocates on node heartbeats, re-deciding after every grant until no queue can take one:
  * <ol>
- * <li>every slot finishing now takes its job's next unstarted task (list scheduling, Algorithm 2) or, when the
- * job has none left, is released; with per-task release ({@link AdaptiveDefaults#RELEASE_PER_TASK}, the default) every
- * slot finishing now is released, and its containers are handed out again in this round's AG1/AG2 like any free
- * container; a job with no slot and no unstarted task left completes; arriving jobs become pending;</li>
- * <li><b>AG1</b> inter-queue: queue demand = Σ unstarted tasks × containers per task of its arrived jobs, used =
- * containers held. Capacity: each queue first gets min(demand, guarantee − used), guarantee =
- * ⌊max(capacity, bounds.min)·r⌋; Fair: min(demand, ⌊bounds.min·r⌋ − used). Then the remaining free containers
- * go one at a time to the queue with unmet demand and {@code used + share < ⌊min(maxShare, bounds.max)·r⌋} whose
- * (used + share) / (capacity or weight) is smallest (ties: lower queue index). Capacity with maxShare =
- * capacity is Fig. 7a's non-elastic scheduler;</li>
- * <li><b>AG2</b> intra-queue, per queue in index order, in whole tasks: FIFO / EDF / LRTF hand each job in
- * order (submit; deadline; remaining unstarted work — then submit, then job index) as many tasks as fit;
- * Fair / DRF hand one task at a time to the pending job holding the fewest containers / the smallest
- * max(containers, vcores) (ties: submit, job index) while a task fits;</li>
- * <li><b>AG3</b> constraints: a grant that would take a queue above its maximum is cut (newest first), and each
- * granted task is placed on the allowed machine type with the most free containers (ties: lowest type); a task
- * that fits nowhere stays unstarted until a later event;</li>
- * <li><b>AG4</b> estimation: each placed task starts now on its new slot (Algorithm 2: new containers are
- * available at the grant time and take the next task in execution order).</li>
+ * <li><b>AG3</b> constraints decide which requests may be granted now: a job waiting for its ApplicationMaster may
+ * take its AM (one container) if the AM limits allow it; a job holding its AM (or any job without AM modelling)
+ * may take one task ({@code containersPerTask} containers) of its current stage. Either needs its queue to stay within its maximum
+ * ⌊min(maxShare, bounds.max)·r⌋ and an allowed machine type with enough free containers.</li>
+ * <li><b>AG1</b> inter-queue: among queues with a grantable request, Capacity picks the lowest used / capacity
+ * ("least used capacity first": a queue below its guarantee goes first, idle capacity is lent up to the
+ * maximum; maxShare = capacity is Fig. 7a's non-elastic scheduler). Fair first picks a queue below its min share
+ * min(bounds.min·r, used + demand), by used / min share, then the lowest used / weight; demand = 1 per job
+ * whose AM may start plus containersPerTask per unstarted task of the current stage of the jobs holding their AM. Queues with a zero
+ * capacity or weight come after all others, by used. Ties (within 1e-12) go to the lower queue index.</li>
+ * <li><b>AG2</b> intra-queue, among the picked queue's grantable jobs: FIFO the earliest submission; EDF the
+ * earliest deadline; LRTF the least unstarted work; Fair the fewest containers held; DRF the smallest
+ * max(containers, vcores) held (an AM is one container and one vcore). Ties go to the earlier submission, then
+ * the lower job index.</li>
+ * <li><b>AG4</b> estimation: the granted AM or task starts now on the allowed machine type with the most free
+ * containers (ties: lowest type); a task runs for its estimated duration (Algorithm 2 with one new container per
+ * grant).</li>
  * </ol>
- * With AM containers ({@link AdaptiveDefaults#AM_CONTAINERS}, the default), a job first needs one ApplicationMaster
- * container, held until it completes; its tasks start only once the AM runs. The AM is a request like any other:
- * AG1 counts 1 + its tasks for each job waiting for its AM (in FIFO order, while the queue's AM limit allows), and
- * AG2 hands a waiting job its AM before its tasks (FIFO / EDF / LRTF: as its first container; Fair / DRF: as one
- * unit, the job holding nothing). An AM is granted only while fewer than max(1, ⌊{@link AdaptiveDefaults#AM_SHARE}
- * ·queue maximum⌋) AMs run or are granted in its queue and fewer than max(1, ⌊AM_SHARE·r⌋) in the group; a grant
- * cut by AG3 or that fits on no machine type still counts until the end of the round. AG3 places the AM (one
- * container, the allowed type with the most free containers) before the job's tasks, and a job whose AM does not
- * fit gets no task. Jobs with {@link AdaptiveJob#amRunning()} hold their AM from the start. An AM counts as one
- * container and one vcore of its job (Fair/DRF keys) and of its queue, and is released when the job's last task
- * ends. The job's first grant is its AM's.
+ * With AM containers ({@link AdaptiveDefaults#AM_CONTAINERS}, the default), a job first needs one AM container,
+ * held until it completes; its tasks start only once the AM runs. At most max(1, ⌊{@link AdaptiveDefaults#AM_SHARE}
+ * ·queue maximum⌋) AMs may run in a queue and max(1, ⌊AM_SHARE·r⌋) in the group. Jobs with
+ * {@link AdaptiveJob#amRunning()} hold their AM from the start. The job's first grant is its AM's.
  * <p>A job's latency is its completion minus its submission. A job that can never get a container is charged
  * {@link AdaptiveDefaults#STARVATION_PENALTY_SECONDS} after the moment the simulation stalls.
  *
  * <p>Performance: a thread-confined scratch workspace is reused across calls, so {@link #averageLatency} allocates
- * nothing once warmed up; an event costs O(slots + jobs) (linear scans, which beat heaps at group sizes).
- * Thread-safe: each thread gets its own workspace.
+ * nothing once warmed up. A grant costs O(jobs of the queues whose candidate changed): only the granted queue's
+ * candidate is re-decided, unless the grant can change other queues' eligibility (an AM grant, several machine
+ * types or multi-container tasks). Thread-safe: each thread gets its own workspace.
  */
 public final class JavaLatencyComparator implements LatencyComparator {
 
@@ -152,6 +150,17 @@ public final class JavaLatencyComparator implements LatencyComparator {
         return (int) Math.floor(share * r + EPS);
     }
 
+    /**
+     * Whether a queue ranked (cls, key) goes before the best so far (bestCls, bestKey): the AG1 order shared with
+     * the rules. Classes: 0 below its Fair min share, 1 positive capacity or weight, 2 zero capacity or weight.
+     */
+    public static boolean queueBefore(int cls, double key, int bestCls, double bestKey) {
+        return cls < bestCls || (cls == bestCls && key < bestKey - TIE);
+    }
+
+    /** Tolerance of AG1 and AG2 key comparisons. */
+    static final double TIE = 1e-12;
+
     /** Reusable arrays; grown, never shrunk. */
     private static final class Workspace {
         final boolean amMode;
@@ -160,6 +169,7 @@ public final class JavaLatencyComparator implements LatencyComparator {
         int nQ;
         int nM;
         double mean;
+        boolean othersChange; // a grant can change other queues' candidates (several types or multi-container tasks)
         // per job
         AdaptiveJob[] job = new AdaptiveJob[0];
         double[][] dur = new double[0][];
@@ -169,7 +179,8 @@ public final class JavaLatencyComparator implements LatencyComparator {
         int[] heldC = new int[0];
         int[] heldV = new int[0];
         int[] slotsOf = new int[0];
-        int[] grant = new int[0];
+        int[] stageEnd = new int[0]; // tasks [next, stageEnd) may start now; stageEnd is the next barrier or the end
+        int[] barrierAt = new int[0]; // index into the job's barriers of the barrier after the current stage
         boolean[] arrived = new boolean[0];
         boolean[] done = new boolean[0];
         boolean[] starved = new boolean[0];
@@ -177,33 +188,32 @@ public final class JavaLatencyComparator implements LatencyComparator {
         double[] deadline = new double[0];
         double[] firstGrant = new double[0];
         double[] completion = new double[0];
-        double[] remainingWork = new double[0];
+        double[] unstartedWork = new double[0];
         int[] order = new int[0];
-        int[] pending = new int[0];
+        boolean[] amHeld = new boolean[0];
+        int[] amType = new int[0];
         // per slot
         int slotCount;
         int[] slotJob = new int[0];
         int[] slotType = new int[0];
         double[] slotFree = new double[0];
-        // per queue
+        // per queue; the queue's jobs in FIFO order are byQueue[queueStart[q] .. queueStart[q + 1])
         int[] used = new int[0];
-        int[] demand = new int[0];
-        int[] share = new int[0];
-        int[] guarantee = new int[0];
         int[] maxC = new int[0];
         double[] weight = new double[0];
+        double[] minShare = new double[0];
         IntraQueuePolicy[] policy = new IntraQueuePolicy[0];
+        int[] amsQ = new int[0];
+        int[] amLimitQ = new int[0];
+        int[] candidate = new int[0];
+        int[] demand = new int[0];
+        boolean[] stale = new boolean[0];
+        int[] queueStart = new int[1];
+        int[] byQueue = new int[0];
+        boolean capacity;
         // per machine type
         int[] typeFree = new int[0];
-        // AM containers
-        boolean[] amHeld = new boolean[0];
-        boolean[] amGrant = new boolean[0];
-        int[] amType = new int[0];
-        int[] amsQ = new int[0];
-        int[] amNewQ = new int[0];
-        int[] amLimitQ = new int[0];
         int amsGroup;
-        int amNewGroup;
         int amLimitGroup;
 
         Workspace(boolean amMode, boolean release) {
@@ -223,19 +233,20 @@ public final class JavaLatencyComparator implements LatencyComparator {
                 typeFree = new int[nM];
             }
             splitByType(shares, r, typeFree);
-            boolean capacity = config.kind() == SchedulerKind.CAPACITY;
+            capacity = config.kind() == SchedulerKind.CAPACITY;
             for (int q = 0; q < nQ; q++) {
                 QueueSetting s = config.queues().get(q);
                 QueueBounds b = group.bounds().get(q);
                 weight[q] = s.share();
                 policy[q] = s.policy();
                 maxC[q] = floorShare(Math.min(s.maxShare(), b.max()), r);
-                guarantee[q] = capacity ? floorShare(Math.max(s.share(), b.min()), r) : floorShare(b.min(), r);
+                minShare[q] = b.min() * r;
                 amsQ[q] = 0;
                 amLimitQ[q] = Math.max(1, floorShare(AdaptiveDefaults.AM_SHARE, maxC[q]));
             }
             amsGroup = 0;
             amLimitGroup = Math.max(1, floorShare(AdaptiveDefaults.AM_SHARE, r));
+            othersChange = nM > 1;
             int totalSlots = 0;
             double now = group.now();
             for (int j = 0; j < nJ; j++) {
@@ -245,9 +256,12 @@ public final class JavaLatencyComparator implements LatencyComparator {
                 next[j] = 0;
                 cpt[j] = a.containersPerTask();
                 vpt[j] = a.vcoresPerTask();
+                othersChange |= cpt[j] > 1;
                 heldC[j] = 0;
                 heldV[j] = 0;
                 slotsOf[j] = 0;
+                barrierAt[j] = 0;
+                stageEnd[j] = a.barriers().length > 0 ? a.barriers()[0] : dur[j].length;
                 submit[j] = a.submitTime();
                 deadline[j] = a.deadline();
                 arrived[j] = a.submitTime() <= now;
@@ -255,7 +269,11 @@ public final class JavaLatencyComparator implements LatencyComparator {
                 starved[j] = false;
                 firstGrant[j] = Double.NaN;
                 completion[j] = Double.NaN;
-                remainingWork[j] = 0;
+                double work = 0;
+                for (double d : dur[j]) {
+                    work += d;
+                }
+                unstartedWork[j] = work;
                 amHeld[j] = false;
                 totalSlots += a.taskSeconds().length + a.runningTaskSeconds().length;
             }
@@ -265,19 +283,20 @@ public final class JavaLatencyComparator implements LatencyComparator {
             for (int j = 0; j < nJ; j++) {
                 if (amMode && job[j].amRunning()) {
                     firstGrant[j] = Math.min(submit[j], now);
-                    int type = placeType(j, true);
-                    addAm(j, type);
+                    addAm(j, placeType(j, 1, true));
                 }
                 double[] running = job[j].runningTaskSeconds();
                 if (running.length > 0) {
                     firstGrant[j] = Math.min(submit[j], now);
                     for (double rem : running) {
-                        int type = placeType(j, true);
-                        addSlot(j, type, now + rem);
+                        addSlot(j, placeType(j, cpt[j], true), now + rem);
                     }
                 }
             }
-            // FIFO order over all jobs: (submit, index); insertion sort, stable
+            for (int j = 0; j < nJ; j++) {
+                advanceStage(j);
+            }
+            // FIFO order over all jobs: (submit, index); insertion sort, stable; then grouped by queue
             for (int j = 0; j < nJ; j++) {
                 int k = j;
                 while (k > 0 && submit[order[k - 1]] > submit[j]) {
@@ -286,9 +305,21 @@ public final class JavaLatencyComparator implements LatencyComparator {
                 }
                 order[k] = j;
             }
+            Arrays.fill(queueStart, 0, nQ + 1, 0);
+            for (int j = 0; j < nJ; j++) {
+                queueStart[job[j].queue() + 1]++;
+            }
+            for (int q = 0; q < nQ; q++) {
+                queueStart[q + 1] += queueStart[q];
+                candidate[q] = queueStart[q]; // fill cursor
+            }
+            for (int i = 0; i < nJ; i++) {
+                int j = order[i];
+                byQueue[candidate[job[j].queue()]++] = j;
+            }
             double t = now;
             while (true) {
-                allocate(t, r);
+                allocate(t);
                 double nextT = Double.POSITIVE_INFINITY;
                 for (int s = 0; s < slotCount; s++) {
                     if (slotFree[s] < nextT) {
@@ -304,41 +335,7 @@ public final class JavaLatencyComparator implements LatencyComparator {
                     break;
                 }
                 t = nextT;
-                // slot finishes at t, in slot order; released slots are swapped out
-                int s = 0;
-                while (s < slotCount) {
-                    if (slotFree[s] != t) {
-                        s++;
-                        continue;
-                    }
-                    int j = slotJob[s];
-                    if (!release && next[j] < dur[j].length) {
-                        double d = dur[j][next[j]++];
-                        slotFree[s] = t + d;
-                        s++;
-                    } else {
-                        typeFree[slotType[s]] += cpt[j];
-                        heldC[j] -= cpt[j];
-                        heldV[j] -= vpt[j];
-                        slotsOf[j]--;
-                        if (slotsOf[j] == 0 && next[j] >= dur[j].length) {
-                            done[j] = true;
-                            completion[j] = t;
-                            if (amHeld[j]) {
-                                amHeld[j] = false;
-                                typeFree[amType[j]]++;
-                                heldC[j]--;
-                                heldV[j]--;
-                                amsQ[job[j].queue()]--;
-                                amsGroup--;
-                            }
-                        }
-                        slotCount--;
-                        slotJob[s] = slotJob[slotCount];
-                        slotType[s] = slotType[slotCount];
-                        slotFree[s] = slotFree[slotCount];
-                    }
-                }
+                finishSlots(t);
                 for (int j = 0; j < nJ; j++) {
                     if (!arrived[j] && submit[j] <= t) {
                         arrived[j] = true;
@@ -359,244 +356,176 @@ public final class JavaLatencyComparator implements LatencyComparator {
             mean = nJ == 0 ? 0.0 : sum / nJ;
         }
 
-        private void allocate(double t, int r) {
+        /** Slot finishes at t, in slot order; released slots are swapped out. */
+        private void finishSlots(double t) {
+            int s = 0;
+            while (s < slotCount) {
+                if (slotFree[s] != t) {
+                    s++;
+                    continue;
+                }
+                int j = slotJob[s];
+                if (!release && next[j] < stageEnd[j]) {
+                    slotFree[s] = t + startTask(j);
+                    s++;
+                    continue;
+                }
+                typeFree[slotType[s]] += cpt[j];
+                heldC[j] -= cpt[j];
+                heldV[j] -= vpt[j];
+                slotsOf[j]--;
+                advanceStage(j);
+                if (slotsOf[j] == 0 && next[j] >= dur[j].length) {
+                    done[j] = true;
+                    completion[j] = t;
+                    if (amHeld[j]) {
+                        amHeld[j] = false;
+                        typeFree[amType[j]]++;
+                        heldC[j]--;
+                        heldV[j]--;
+                        amsQ[job[j].queue()]--;
+                        amsGroup--;
+                    }
+                }
+                slotCount--;
+                slotJob[s] = slotJob[slotCount];
+                slotType[s] = slotType[slotCount];
+                slotFree[s] = slotFree[slotCount];
+            }
+        }
+
+        /** Hands out the free containers one grant at a time (AG3 eligibility, AG1 queue, AG2 job, AG4 start). */
+        private void allocate(double t) {
             int free = 0;
             for (int m = 0; m < nM; m++) {
-                if (typeFree[m] > 0) {
-                    free += typeFree[m];
-                }
+                free += Math.max(0, typeFree[m]);
             }
             if (free <= 0) {
                 return;
             }
-            boolean anyDemand = false;
             for (int q = 0; q < nQ; q++) {
                 used[q] = 0;
-                demand[q] = 0;
-                share[q] = 0;
+                stale[q] = true;
             }
             for (int j = 0; j < nJ; j++) {
                 used[job[j].queue()] += heldC[j];
             }
-            for (int q = 0; q < nQ; q++) {
-                amNewQ[q] = 0; // here: AM requests counted into the demand, per queue
-            }
-            for (int i = 0; i < nJ; i++) {
-                int j = order[i];
-                int q = job[j].queue();
-                if (pendingJob(j)) {
-                    demand[q] += (dur[j].length - next[j]) * cpt[j];
-                    anyDemand = true;
-                } else if (needsAm(j) && amsQ[q] + amNewQ[q] < amLimitQ[q]) {
-                    amNewQ[q]++;
-                    demand[q] += 1 + (dur[j].length - next[j]) * cpt[j];
-                    anyDemand = true;
-                }
-            }
-            for (int q = 0; q < nQ; q++) {
-                amNewQ[q] = 0;
-            }
-            amNewGroup = 0;
-            if (!anyDemand) {
-                return;
-            }
-            // AG1: guarantee (Capacity) or minimum (Fair), then one-at-a-time elastic / water-filling
-            int remaining = free;
-            for (int q = 0; q < nQ && remaining > 0; q++) {
-                int base = Math.min(demand[q], Math.min(guarantee[q], maxC[q]) - used[q]);
-                base = Math.min(base, remaining);
-                if (base > 0) {
-                    share[q] = base;
-                    remaining -= base;
-                }
-            }
-            while (remaining > 0) {
+            while (free > 0) {
                 int best = -1;
+                int bestCls = Integer.MAX_VALUE;
                 double bestKey = Double.POSITIVE_INFINITY;
-                boolean bestZero = true;
                 for (int q = 0; q < nQ; q++) {
-                    if (demand[q] > share[q] && used[q] + share[q] < maxC[q]) {
-                        boolean zero = weight[q] <= 0.0;
-                        double key = zero ? used[q] + share[q] : (used[q] + share[q]) / weight[q];
-                        // queues with a positive weight come before zero-weight ones
-                        if (best < 0 || (!zero && bestZero) || (zero == bestZero && key < bestKey)) {
-                            best = q;
-                            bestKey = key;
-                            bestZero = zero;
-                        }
+                    if (stale[q]) {
+                        candidate[q] = pickJob(q);
+                        stale[q] = false;
+                    }
+                    if (candidate[q] < 0) {
+                        continue;
+                    }
+                    int cls;
+                    double key;
+                    double guarantee = Math.min(minShare[q], used[q] + demand[q]);
+                    if (!capacity && used[q] < guarantee) {
+                        cls = 0;
+                        key = used[q] / guarantee;
+                    } else if (weight[q] > 0.0) {
+                        cls = 1;
+                        key = used[q] / weight[q];
+                    } else {
+                        cls = 2;
+                        key = used[q];
+                    }
+                    if (queueBefore(cls, key, bestCls, bestKey)) {
+                        best = q;
+                        bestCls = cls;
+                        bestKey = key;
                     }
                 }
                 if (best < 0) {
-                    break;
+                    return;
                 }
-                share[best]++;
-                remaining--;
+                int j = candidate[best];
+                boolean am = needsAm(j);
+                if (Double.isNaN(firstGrant[j])) {
+                    firstGrant[j] = t;
+                }
+                if (am) {
+                    addAm(j, placeType(j, 1, false));
+                    used[best]++;
+                    free--;
+                } else {
+                    addSlot(j, placeType(j, cpt[j], false), t + startTask(j));
+                    used[best] += cpt[j];
+                    free -= cpt[j];
+                }
+                if (am || othersChange) {
+                    Arrays.fill(stale, 0, nQ, true);
+                } else {
+                    stale[best] = true;
+                }
             }
-            // AG2 per queue, AG3 + AG4 per grant
-            for (int q = 0; q < nQ; q++) {
-                if (share[q] <= 0) {
+        }
+
+        /**
+         * AG3 + AG2 for queue q: the job its policy grants next among those with a grantable request, or -1; also
+         * sets {@code demand[q]}.
+         */
+        private int pickJob(int q) {
+            int best = -1;
+            double bestKey = Double.POSITIVE_INFINITY;
+            int d = 0;
+            boolean amRoom = amsQ[q] < amLimitQ[q] && amsGroup < amLimitGroup;
+            IntraQueuePolicy p = policy[q];
+            for (int i = queueStart[q]; i < queueStart[q + 1]; i++) {
+                int j = byQueue[i];
+                if (!arrived[j] || next[j] >= dur[j].length) {
                     continue;
                 }
-                int np = pendingOf(q);
-                IntraQueuePolicy p = policy[q];
-                int left = share[q];
-                if (p == IntraQueuePolicy.FAIR || p == IntraQueuePolicy.DRF) {
-                    boolean drf = p == IntraQueuePolicy.DRF;
-                    while (true) {
-                        int best = -1;
-                        long bestKey = Long.MAX_VALUE;
-                        for (int i = 0; i < np; i++) {
-                            int j = pending[i];
-                            boolean eligible = needsAm(j) && !amGrant[j]
-                                    ? left >= 1 && amRoom(q)
-                                    : grant[j] < dur[j].length - next[j] && cpt[j] <= left;
-                            if (eligible) {
-                                int am = amGrant[j] ? 1 : 0;
-                                long c = heldC[j] + (long) grant[j] * cpt[j] + am;
-                                long key = drf ? Math.max(c, heldV[j] + (long) grant[j] * vpt[j] + am) : c;
-                                if (key < bestKey) {
-                                    bestKey = key;
-                                    best = j;
-                                }
-                            }
-                        }
-                        if (best < 0) {
-                            break;
-                        }
-                        if (needsAm(best) && !amGrant[best]) {
-                            grantAm(best, q);
-                            left--;
-                        } else {
-                            grant[best]++;
-                            left -= cpt[best];
-                        }
-                    }
-                } else {
-                    if (p == IntraQueuePolicy.LRTF) {
-                        for (int i = 0; i < np; i++) {
-                            int j = pending[i];
-                            double work = 0;
-                            for (int k = next[j]; k < dur[j].length; k++) {
-                                work += dur[j][k];
-                            }
-                            remainingWork[j] = work;
-                        }
-                        sortPending(np, remainingWork);
-                    } else if (p == IntraQueuePolicy.EDF) {
-                        sortPending(np, deadline);
-                    }
-                    for (int i = 0; i < np && left > 0; i++) {
-                        int j = pending[i];
-                        if (needsAm(j)) {
-                            if (!amRoom(q)) {
-                                continue;
-                            }
-                            grantAm(j, q);
-                            left--;
-                        }
-                        int g = Math.min(dur[j].length - next[j], left / cpt[j]);
-                        grant[j] = g;
-                        left -= g * cpt[j];
-                    }
-                }
-                // AG3 QueueMax: cut the newest grants if the queue would exceed its maximum
-                int over = used[q];
-                for (int i = 0; i < np; i++) {
-                    over += grant[pending[i]] * cpt[pending[i]] + (amGrant[pending[i]] ? 1 : 0);
-                }
-                over -= maxC[q];
-                for (int i = np - 1; i >= 0 && over > 0; i--) {
-                    int j = pending[i];
-                    while (grant[j] > 0 && over > 0) {
-                        grant[j]--;
-                        over -= cpt[j];
-                    }
-                    if (over > 0 && amGrant[j]) {
-                        amGrant[j] = false; // stays counted against the AM limits for the rest of the round
-                        over--;
-                    }
-                }
-                // AG3 Placement + AG4: place each granted task, start it now
-                for (int i = 0; i < np; i++) {
-                    int j = pending[i];
-                    if (amGrant[j]) {
-                        amGrant[j] = false;
-                        int type = placeAm(j);
-                        if (type < 0) {
-                            grant[j] = 0; // stays counted against the AM limits for the rest of the round
-                            continue;
-                        }
-                        amNewQ[q]--; // now a running AM
-                        amNewGroup--;
-                        addAm(j, type);
-                        if (Double.isNaN(firstGrant[j])) {
-                            firstGrant[j] = t;
-                        }
-                    }
-                    if (needsAm(j)) {
-                        grant[j] = 0; // no AM, no task
+                int need;
+                boolean waitsForBarrier = next[j] >= stageEnd[j];
+                if (needsAm(j)) {
+                    if (!amRoom) {
                         continue;
                     }
-                    for (int g = grant[j]; g > 0; g--) {
-                        int type = placeType(j, false);
-                        if (type < 0) {
-                            break;
-                        }
-                        double d = dur[j][next[j]++];
-                        if (Double.isNaN(firstGrant[j])) {
-                            firstGrant[j] = t;
-                        }
-                        addSlot(j, type, t + d);
-                    }
-                    grant[j] = 0;
+                    need = 1;
+                    d += 1;
+                } else if (waitsForBarrier) {
+                    continue;
+                } else {
+                    need = cpt[j];
+                    d += (stageEnd[j] - next[j]) * cpt[j];
+                }
+                if (used[q] + need > maxC[q] || placeType(j, need, false) < 0) {
+                    continue;
+                }
+                double key = switch (p) {
+                    case FIFO -> 0.0;
+                    case EDF -> deadline[j];
+                    case LRTF -> unstartedWork[j];
+                    case FAIR -> heldC[j];
+                    case DRF -> Math.max(heldC[j], heldV[j]);
+                };
+                if (best < 0 || key < bestKey - TIE) {
+                    best = j;
+                    bestKey = key;
                 }
             }
+            demand[q] = d;
+            return best;
         }
 
-        /** Pending jobs of queue q into {@code pending}, in FIFO order; returns their count. */
-        private int pendingOf(int q) {
-            int np = 0;
-            for (int i = 0; i < nJ; i++) {
-                int j = order[i];
-                if (job[j].queue() == q && (pendingJob(j) || needsAm(j))) {
-                    pending[np++] = j;
-                    grant[j] = 0;
-                    amGrant[j] = false;
-                }
+        /** Opens job j's next stage once its current one has started every task and has none running. */
+        private void advanceStage(int j) {
+            int[] barriers = job[j].barriers();
+            while (next[j] == stageEnd[j] && stageEnd[j] < dur[j].length && slotsOf[j] == 0) {
+                barrierAt[j]++;
+                stageEnd[j] = barrierAt[j] < barriers.length ? barriers[barrierAt[j]] : dur[j].length;
             }
-            return np;
-        }
-
-        /** Arrived, has unstarted tasks and, with AM containers, holds its AM. */
-        private boolean pendingJob(int j) {
-            return arrived[j] && next[j] < dur[j].length && (!amMode || amHeld[j]);
         }
 
         /** Arrived, has unstarted tasks and waits for its AM (AM containers modelled). */
         private boolean needsAm(int j) {
             return amMode && !amHeld[j] && arrived[j] && next[j] < dur[j].length;
-        }
-
-        /** Whether one more AM fits queue q's and the group's AM limits this round. */
-        private boolean amRoom(int q) {
-            return amsQ[q] + amNewQ[q] < amLimitQ[q] && amsGroup + amNewGroup < amLimitGroup;
-        }
-
-        private void grantAm(int j, int q) {
-            amGrant[j] = true;
-            amNewQ[q]++;
-            amNewGroup++;
-        }
-
-        /** The allowed machine type with the most free containers that holds one AM container; -1 if none. */
-        private int placeAm(int j) {
-            int type = -1;
-            for (int m = 0; m < nM; m++) {
-                if (job[j].allows(m) && typeFree[m] >= 1 && (type < 0 || typeFree[m] > typeFree[type])) {
-                    type = m;
-                }
-            }
-            return type;
         }
 
         private void addAm(int j, int type) {
@@ -609,24 +538,21 @@ public final class JavaLatencyComparator implements LatencyComparator {
             amsGroup++;
         }
 
-        /** Stable insertion sort of pending[0..np) by key (ties keep FIFO order). */
-        private void sortPending(int np, double[] key) {
-            for (int i = 1; i < np; i++) {
-                int j = pending[i];
-                int k = i;
-                while (k > 0 && key[pending[k - 1]] > key[j]) {
-                    pending[k] = pending[k - 1];
-                    k--;
-                }
-                pending[k] = j;
-            }
+        /** Starts job j's next task; returns its duration. */
+        private double startTask(int j) {
+            double d = dur[j][next[j]++];
+            unstartedWork[j] -= d;
+            return d;
         }
 
-        /** The allowed machine type with the most free containers (ties: lowest); -1 if none fits. */
-        private int placeType(int j, boolean force) {
+        /**
+         * The allowed machine type with the most free containers holding {@code need} (ties: lowest); -1 if none
+         * fits, or with {@code force} (a container already held) the allowed type with the most free containers.
+         */
+        private int placeType(int j, int need, boolean force) {
             int best = -1;
             for (int m = 0; m < nM; m++) {
-                if (job[j].allows(m) && (force || typeFree[m] >= cpt[j]) && (best < 0 || typeFree[m] > typeFree[best])) {
+                if (job[j].allows(m) && (force || typeFree[m] >= need) && (best < 0 || typeFree[m] > typeFree[best])) {
                     best = m;
                 }
             }
@@ -660,7 +586,8 @@ public final class JavaLatencyComparator implements LatencyComparator {
             heldC = new int[c];
             heldV = new int[c];
             slotsOf = new int[c];
-            grant = new int[c];
+            stageEnd = new int[c];
+            barrierAt = new int[c];
             arrived = new boolean[c];
             done = new boolean[c];
             starved = new boolean[c];
@@ -668,11 +595,10 @@ public final class JavaLatencyComparator implements LatencyComparator {
             deadline = new double[c];
             firstGrant = new double[c];
             completion = new double[c];
-            remainingWork = new double[c];
+            unstartedWork = new double[c];
             order = new int[c];
-            pending = new int[c];
+            byQueue = new int[c];
             amHeld = new boolean[c];
-            amGrant = new boolean[c];
             amType = new int[c];
         }
 
@@ -681,15 +607,16 @@ public final class JavaLatencyComparator implements LatencyComparator {
                 return;
             }
             used = new int[n];
-            demand = new int[n];
-            share = new int[n];
-            guarantee = new int[n];
             maxC = new int[n];
             weight = new double[n];
+            minShare = new double[n];
             policy = new IntraQueuePolicy[n];
             amsQ = new int[n];
-            amNewQ = new int[n];
             amLimitQ = new int[n];
+            candidate = new int[n];
+            demand = new int[n];
+            stale = new boolean[n];
+            queueStart = new int[n + 1];
         }
 
         private void ensureSlots(int n) {

@@ -183,6 +183,48 @@ class JavaLatencyComparatorTest {
                 () -> comparator.averageLatency(fig7(), GroupConfiguration.capacity(IntraQueuePolicy.FIFO, 1.0), 5));
         assertTrue(e.getMessage().contains("1 queue settings but group g has 2 queues"), e.getMessage());
     }
+    // ---- stage barriers (AdaptiveJob.barriers) ----
+
+    /**
+     * 3 containers, one queue, FIFO, no AMs, per-task release. j1 = maps of 10 and 20 s, then a 5 s reduce; k = one
+     * 30 s task. Without the barrier FIFO gives j1 all three containers at 0 (done 20) and k waits for the reduce's
+     * container (5–35). With it, j1's reduce may not start before both maps end, so k takes the third container at 0
+     * (done 30), the map container freed at 10 stays idle, and the reduce runs 20–25.
+     */
+    @Test
+    void aStageBarrierHoldsTheNextStageUntilTheRunningTasksEnd() {
+        JavaLatencyComparator release = new JavaLatencyComparator(false, true);
+        GroupConfiguration c = GroupConfiguration.capacity(IntraQueuePolicy.FIFO, 1.0);
+        AdaptiveJob j1 = AdaptiveJob.of("j1", 0, 0, 10, 20, 5);
+        AdaptiveJob k = AdaptiveJob.of("k", 0, 0, 30);
+        GroupState oneStage = GroupState.of("g", List.of("q"), QueueBounds.NONE, List.of(j1, k), 0);
+        assertEquals(List.of(20.0, 35.0), completions(release.estimate(oneStage, c, 3)));
+        GroupState mapReduce = oneStage.withJobs(List.of(j1.withBarriers(2), k), 0);
+        assertEquals(List.of(25.0, 30.0), completions(release.estimate(mapReduce, c, 3)));
+        // with container reuse the barrier also stops a slot from taking the next stage's task
+        assertEquals(List.of(25.0, 30.0), completions(new JavaLatencyComparator(false, false).estimate(mapReduce, c, 3)));
+        // a barrier at 0: the unstarted task waits for the job's running ones (8 s left), on a free container
+        GroupState running = GroupState.of("g", List.of("q"), QueueBounds.NONE, List.of(
+                AdaptiveJob.of("r", 0, 0, 5).withRunningTasks(8)), 0);
+        assertEquals(List.of(8.0), completions(release.estimate(running, c, 2)));
+        assertEquals(List.of(13.0), completions(release.estimate(running.withJobs(
+                List.of(running.jobs().get(0).withBarriers(0)), 0), c, 2)));
+    }
+
+    @Test
+    void barriersMustBeIncreasingTaskIndices() {
+        AdaptiveJob j = AdaptiveJob.of("j", 0, 0, 1, 2, 3);
+        for (int[] bad : new int[][] {{2, 1}, {3}, {-1}, {1, 1}}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> j.withBarriers(bad));
+            assertTrue(e.getMessage().contains("job j: barriers must be strictly increasing indices in [0, 3)"),
+                    e.getMessage());
+        }
+    }
+
+    private static List<Double> completions(LatencyEstimate e) {
+        return e.jobs().stream().map(JobEstimate::completion).toList();
+    }
+
     // ---- ApplicationMaster containers (AdaptiveDefaults.AM_CONTAINERS) ----
 
     private final JavaLatencyComparator withAm = new JavaLatencyComparator(true);

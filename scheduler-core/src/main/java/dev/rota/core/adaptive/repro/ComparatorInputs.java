@@ -18,7 +18,7 @@ import java.util.List;
  * tuner may know:
  * <ul>
  *   <li>a {@link TruthJob} becomes an {@link AdaptiveJob} with its <em>estimated</em> task durations,
- *       all stages flattened in execution order (the comparator has no stage barrier), and its vcores;
+ *       all stages flattened in execution order with a barrier at each stage boundary, and its vcores;
  *   <li>a {@link GroupSnapshot} (a tuning moment) becomes a {@link GroupState}: each unfinished job's
  *       unstarted tasks (estimates) and its running tasks' estimated remaining time, max(0, estimate −
  *       elapsed), and whether its ApplicationMaster runs; jobs not yet submitted are not included;
@@ -52,7 +52,7 @@ public final class ComparatorInputs {
   /** A job that has not started, with all its estimated tasks. */
   public static AdaptiveJob waiting(TruthJob j) {
     return new AdaptiveJob("j" + j.id(), j.queue(), j.submit(), flatten(j, 0, 0), 1, j.vcores(),
-        AdaptiveJob.ANY_MACHINE, Double.POSITIVE_INFINITY, null);
+        AdaptiveJob.ANY_MACHINE, Double.POSITIVE_INFINITY, null, false, barriers(j, 0, 0));
   }
 
   /** The group at a tuning moment. */
@@ -70,7 +70,7 @@ public final class ComparatorInputs {
       }
       // a job whose AM runs holds it (the comparator reads this only when it models AM containers)
       out.add(new AdaptiveJob("j" + j.id(), j.queue(), j.submit(), unstarted, 1, j.vcores(), AdaptiveJob.ANY_MACHINE,
-          Double.POSITIVE_INFINITY, running, v.amRunning()));
+          Double.POSITIVE_INFINITY, running, v.amRunning(), barriers(j, v.stage(), v.started())));
     }
     return GroupState.of(name, queueNames(queues), bounds, out, s.now());
   }
@@ -87,6 +87,20 @@ public final class ComparatorInputs {
       for (int t = s == stage ? task : 0; t < j.tasks(s); t++) {
         out[k++] = j.estimate(s, t);
       }
+    }
+    return out;
+  }
+
+  /**
+   * The stage boundaries of {@link #flatten}'s task list: the index where each later stage begins (0 when
+   * the current stage has started every task, so the next one waits for the running ones).
+   */
+  static int[] barriers(TruthJob j, int stage, int task) {
+    int[] out = new int[j.stages() - stage - 1];
+    int pos = j.tasks(stage) - task;
+    for (int s = stage + 1; s < j.stages(); s++) {
+      out[s - stage - 1] = pos;
+      pos += j.tasks(s);
     }
     return out;
   }

@@ -27,7 +27,8 @@ import java.util.Objects;
  *       ties go to the lower queue index.
  *   <li><b>job</b> in that queue: FIFO = earliest submission; FAIR = fewest containers held; DRF =
  *       smallest dominant share over (containers, vcores), a group of {@code containers} containers
- *       having as many vcores: containers held × max(1, vcores per task); ties by submission.
+ *       having as many vcores: the AM (one container, one vcore) plus task containers × max(1, vcores
+ *       per task); ties by submission.
  *   <li><b>container</b>: a job first needs its ApplicationMaster container (when {@code amContainer}
  *       is set), held until the job finishes; then one container per task of its current stage, in
  *       task order, released when the task ends (with {@code reuseContainers}, kept for the job's
@@ -403,7 +404,7 @@ public final class GroupSimulation implements SimEngine.Model {
       double key = switch (p) {
         case FIFO -> 0;
         case FAIR -> held[j];
-        case DRF -> held[j] * domUnit[j];
+        case DRF -> (amOn[j] ? 1 : 0) + (held[j] - (amOn[j] ? 1 : 0)) * domUnit[j]; // an AM is 1 vcore
       };
       // jobs are scanned in submission order, so ties keep the earlier job
       if (best < 0 || key < bestKey - 1e-12) {

@@ -83,6 +83,32 @@ class AdaptiveReproductionTest {
     assertTrue(found >= 0.9 * n, found + " of " + n);
   }
 
+  /**
+   * With exact task times the comparator and the ground truth, two separate implementations, compute the same
+   * schedule: on the YARN MapReduce ground truth (an AM per job, a container per task, the map/reduce barrier) the
+   * comparator's estimate of every configuration equals the simulated mean latency.
+   */
+  @Test
+  void comparatorEqualsTheGroundTruthWithExactTaskTimes() throws Exception {
+    JavaLatencyComparator java = new JavaLatencyComparator(true, true);
+    TaskNoise exact = new TaskNoise(0, 11);
+    List<TruthWorkloads.Mix> mixes = new ArrayList<>(TruthWorkloads.facebook(2, 16, 1.0, exact));
+    mixes.addAll(TruthWorkloads.google(1, 16, 1.0, exact));
+    int configurations = 0;
+    for (TruthWorkloads.Mix m : mixes) {
+      for (AdaptiveAccuracyExperiment.Setting s : AdaptiveAccuracyExperiment.SETTINGS) {
+        AdaptiveAccuracyExperiment.Case c = AdaptiveAccuracyExperiment.judge(m, s, 11, 0, java,
+            GroupSimulation.Execution.MAPREDUCE);
+        for (int i = 0; i < c.truth().length; i++) {
+          assertEquals(c.truth()[i], c.predicted()[i], 1e-6 * c.truth()[i], m.name() + " " + s + " #" + i);
+          configurations++;
+        }
+        assertTrue(c.found(), m.name() + " " + s);
+      }
+    }
+    assertEquals(7 * (5 + 9 + 15 + 27), configurations, "7 quick mixes");
+  }
+
   @Test
   void runtimeQuick() throws Exception {
     List<Path> plots = new ArrayList<>();
