@@ -94,8 +94,16 @@ public final class DroolsLatencyComparator implements LatencyComparator {
 
     /** As {@link #load(Optional)}, with or without AM containers. */
     public static DroolsLatencyComparator load(Optional<Path> operatorDirectory, boolean amContainers) {
+        return load(operatorDirectory, amContainers, AdaptiveDefaults.RELEASE_PER_TASK);
+    }
+
+    /**
+     * As {@link #load(Optional)}, with both modelling options (see
+     * {@link #DroolsLatencyComparator(RuleEngine, boolean, boolean)}).
+     */
+    public static DroolsLatencyComparator load(Optional<Path> operatorDirectory, boolean amContainers, boolean releasePerTask) {
         return new DroolsLatencyComparator(operatorDirectory.map(RuleEngine::fromDirectory).orElseGet(RuleEngine::fromClasspath),
-                amContainers);
+                amContainers, releasePerTask);
     }
 
     public RuleEngine engine() {

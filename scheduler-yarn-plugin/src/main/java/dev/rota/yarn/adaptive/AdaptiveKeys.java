@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.rota.core.adaptive.AdaptiveDefaults;
 import dev.rota.yarn.InvalidRotaConfigurationException;
 import dev.rota.yarn.RotaConfiguration;
 import dev.rota.yarn.RotaKey;
@@ -37,6 +38,8 @@ public final class AdaptiveKeys {
     public static final String KEY_DRY_RUN = PREFIX + "dry-run";
     public static final String KEY_FILE = PREFIX + "file";
     public static final String KEY_DEFAULT_TASK_SECONDS = PREFIX + "default-task-seconds";
+    public static final String KEY_AM_CONTAINERS = PREFIX + "am-containers";
+    public static final String KEY_RELEASE_PER_TASK = PREFIX + "release-per-task";
 
     public static final RotaKey<Double> INTERVAL_SECONDS = RotaKey.of(KEY_INTERVAL_SECONDS, "120",
             "Tuning interval, seconds (> 0): every interval the tuner reads the workload, optimizes and, when the "
@@ -95,11 +98,17 @@ public final class AdaptiveKeys {
             "Task duration assumed for an application that declares none (scheduling property or tag "
                     + "rota.expected-task-seconds) and has no running container yet, seconds (> 0).",
             v -> positive(v, "seconds"));
+    public static final RotaKey<Boolean> AM_CONTAINERS = RotaKey.bool(KEY_AM_CONTAINERS, AdaptiveDefaults.AM_CONTAINERS,
+            "Model one ApplicationMaster container per application (turn off only for frameworks whose AM runs "
+                    + "outside the cluster's containers).");
+    public static final RotaKey<Boolean> RELEASE_PER_TASK = RotaKey.bool(KEY_RELEASE_PER_TASK, AdaptiveDefaults.RELEASE_PER_TASK,
+            "A task's container returns to the queue when the task ends (MapReduce); false models executors reused "
+                    + "by the job's next task (Spark, Tez container reuse).");
 
     /** All adaptive keys, in documentation order. */
     public static final List<RotaKey<?>> KEYS = List.of(INTERVAL_SECONDS, GROUPS, MIN_CAPACITY_PERCENT,
             MAX_CAPACITY_PERCENT, QUEUE_BOUNDS, MAX_CHANGE_PERCENT, COMPARATOR, RULES_DIR, HISTORY_DEPTH, DRY_RUN, FILE,
-            DEFAULT_TASK_SECONDS);
+            DEFAULT_TASK_SECONDS, AM_CONTAINERS, RELEASE_PER_TASK);
 
     private AdaptiveKeys() {
     }
@@ -130,7 +139,9 @@ public final class AdaptiveKeys {
                 HISTORY_DEPTH.parse(rota.get(KEY_HISTORY_DEPTH)),
                 DRY_RUN.parse(rota.get(KEY_DRY_RUN)),
                 FILE.parse(rota.get(KEY_FILE)),
-                DEFAULT_TASK_SECONDS.parse(rota.get(KEY_DEFAULT_TASK_SECONDS)));
+                DEFAULT_TASK_SECONDS.parse(rota.get(KEY_DEFAULT_TASK_SECONDS)),
+                AM_CONTAINERS.parse(rota.get(KEY_AM_CONTAINERS)),
+                RELEASE_PER_TASK.parse(rota.get(KEY_RELEASE_PER_TASK)));
     }
 
     private static double number(String v) {

@@ -25,6 +25,11 @@ import java.util.Optional;
  *                           classpath ({@code capacity-scheduler.xml} or the Fair Scheduler allocation file)
  * @param defaultTaskSeconds task duration assumed for an application that declares none and has no running
  *                           container to learn from (default 60 s)
+ * @param amContainers       model one ApplicationMaster container per application in the comparator and the group
+ *                           bounds (default true, {@code AdaptiveDefaults.AM_CONTAINERS})
+ * @param releasePerTask     a task's container returns to the queue when the task ends (MapReduce); false = it
+ *                           runs the job's next task (Spark, Tez container reuse) (default true,
+ *                           {@code AdaptiveDefaults.RELEASE_PER_TASK})
  */
 public record AdaptiveSettings(
         double intervalSeconds,
@@ -38,7 +43,9 @@ public record AdaptiveSettings(
         int historyDepth,
         boolean dryRun,
         Optional<Path> file,
-        double defaultTaskSeconds) {
+        double defaultTaskSeconds,
+        boolean amContainers,
+        boolean releasePerTask) {
 
     /** The comparator that scores candidate configurations. */
     public enum Comparator {
@@ -82,11 +89,13 @@ public record AdaptiveSettings(
     /** {@code key=value} for the log line. */
     public String describe() {
         return String.format(Locale.ROOT, "interval-seconds=%s, groups=%s, bounds=%s..%s %s, max-change-percent=%s,"
-                        + " comparator=%s, rules-dir=%s, history-depth=%d, dry-run=%s, file=%s, default-task-seconds=%s",
+                        + " comparator=%s, rules-dir=%s, history-depth=%d, dry-run=%s, file=%s, default-task-seconds=%s,"
+                        + " am-containers=%s, release-per-task=%s",
                 fmt(intervalSeconds), groups.isEmpty() ? "(every parent under root)" : groups, fmt(minCapacityPercent),
                 fmt(maxCapacityPercent), queueBounds, fmt(maxChangePercent), comparator.key(),
                 rulesDir.map(Path::toString).orElse("(bundled)"), historyDepth, dryRun,
-                file.map(Path::toString).orElse("(from the classpath)"), fmt(defaultTaskSeconds));
+                file.map(Path::toString).orElse("(from the classpath)"), fmt(defaultTaskSeconds), amContainers,
+                releasePerTask);
     }
 
     static String fmt(double v) {

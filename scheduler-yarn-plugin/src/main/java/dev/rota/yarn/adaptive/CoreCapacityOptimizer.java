@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Collectors;
 
+import dev.rota.core.adaptive.AdaptiveDefaults;
 import dev.rota.core.adaptive.AdaptiveJob;
 import dev.rota.core.adaptive.AdaptiveTuner;
 import dev.rota.core.adaptive.ClusterState;
@@ -41,6 +42,9 @@ import dev.rota.core.adaptive.TuningPlan;
  *   <li>search space: CapacityScheduler capacities in steps of 1/{@value #GRID_UNITS} of the group within the
  *       queue bounds, FIFO inside queues (the paper's CapacityScheduler experiments fix FIFO);</li>
  *   <li>each queue's elasticity is modelled: maxShare = its maximum-capacity (or its capacity when larger);</li>
+ *   <li>AM containers and per-task container release as the comparator was built
+ *       ({@code adaptive.am-containers}, {@code adaptive.release-per-task}); the group bounds r^Lower/r^Upper count
+ *       the AM containers the same way;</li>
  *   <li>group targets: the DP's containers per group as percentages of the tuned share of root; queue targets:
  *       the group's best configuration at those containers, but only when its predicted mean latency beats
  *       the current split's (evaluated with the same comparator at the same containers); otherwise, and for a
@@ -61,17 +65,37 @@ public final class CoreCapacityOptimizer implements CapacityOptimizer, AutoClose
     private final AdaptiveTuner tuner;
     private final LatencyComparator comparator;
     private final String comparatorName;
+    private final boolean amContainers;
 
-    public CoreCapacityOptimizer(LatencyComparator comparator, String comparatorName) {
+    /**
+     * @param comparator     scores candidate configurations
+     * @param comparatorName its name in the decision log ({@code java}, {@code drools})
+     * @param amContainers   count one ApplicationMaster container per job in the group bounds
+     *                       ({@link GroupBounds#of(GroupState, boolean)}); must be the option {@code comparator} was
+     *                       built with ({@code adaptive.am-containers})
+     */
+    public CoreCapacityOptimizer(LatencyComparator comparator, String comparatorName, boolean amContainers) {
         this.comparator = comparator;
         this.tuner = new AdaptiveTuner(Objects.requireNonNull(comparator, "comparator"), GroupOptimizer.Options.defaults(),
                 1); // one thread: the searches take milliseconds at cluster sizes a tuner sees, and no pool outlives the policy
         this.comparatorName = comparatorName;
+        this.amContainers = amContainers;
     }
 
-    /** With the Java comparator. */
+    /** With the Java comparator and both modelling options at their defaults. */
     public CoreCapacityOptimizer() {
-        this(new JavaLatencyComparator(), "java");
+        this(new JavaLatencyComparator(AdaptiveDefaults.AM_CONTAINERS, AdaptiveDefaults.RELEASE_PER_TASK), "java",
+                AdaptiveDefaults.AM_CONTAINERS);
+    }
+
+    /** The comparator that scores candidate configurations. */
+    public LatencyComparator comparator() {
+        return comparator;
+    }
+
+    /** Whether the group bounds count one ApplicationMaster container per job. */
+    public boolean amContainers() {
+        return amContainers;
     }
 
     @Override
@@ -107,7 +131,7 @@ public final class CoreCapacityOptimizer implements CapacityOptimizer, AutoClose
             SearchSpace grid = SearchSpace.capacityGrid(leaves.size(), GRID_UNITS, bounds, List.of(IntraQueuePolicy.FIFO));
             SearchSpace space = SearchSpace.of(grid.description() + " with maximum-capacity",
                     grid.configurations().stream().map(c -> withMaximum(c, leaves, tuned)).toList());
-            groups.add(new ClusterState.Group(state, space, GroupBounds.of(state)));
+            groups.add(new ClusterState.Group(state, space, GroupBounds.of(state, amContainers)));
         }
         long t0 = System.nanoTime();
         TuningPlan plan = tuner.tune(new ClusterState(total, groups));

@@ -29,7 +29,7 @@ import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
  * An application whose AM has not started yet asks only for its AM (its tasks are asked by the AM once it
  * runs): that request is not counted as a task, and the application is modelled as one task of the
  * estimated duration after its AM (the comparator adds the AM container itself,
- * {@code AdaptiveDefaults.AM_CONTAINERS}).
+ * {@code adaptive.am-containers}, default true).
  *
  * <p><b>Task durations</b> (the paper reads them from job profiles in the JobHistory server, which a
  * ResourceManager does not have): first the application's own declaration, the scheduling property or

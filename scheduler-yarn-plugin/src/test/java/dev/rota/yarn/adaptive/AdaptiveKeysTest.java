@@ -9,6 +9,7 @@ import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
+import dev.rota.core.adaptive.AdaptiveDefaults;
 import dev.rota.yarn.InvalidRotaConfigurationException;
 import dev.rota.yarn.RotaConfiguration;
 
@@ -28,6 +29,30 @@ class AdaptiveKeysTest {
         assertEquals(false, d.dryRun());
         assertEquals(Optional.empty(), d.file());
         assertEquals(60.0, d.defaultTaskSeconds());
+        assertEquals(true, d.amContainers());
+        assertEquals(true, d.releasePerTask());
+    }
+
+    @Test
+    void theModellingOptionsDefaultToTheComparatorsAndParseExplicitValues() {
+        assertEquals("true", AdaptiveKeys.AM_CONTAINERS.defaultValue());
+        assertEquals("true", AdaptiveKeys.RELEASE_PER_TASK.defaultValue());
+        assertEquals(AdaptiveDefaults.AM_CONTAINERS, AdaptiveSettings.DEFAULTS.amContainers());
+        assertEquals(AdaptiveDefaults.RELEASE_PER_TASK, AdaptiveSettings.DEFAULTS.releasePerTask());
+        AdaptiveSettings off = AdaptiveKeys.parse(Map.of(AdaptiveKeys.KEY_AM_CONTAINERS, "false",
+                AdaptiveKeys.KEY_RELEASE_PER_TASK, " FALSE "));
+        assertEquals(false, off.amContainers());
+        assertEquals(false, off.releasePerTask());
+        AdaptiveSettings amOnly = AdaptiveKeys.parse(Map.of(AdaptiveKeys.KEY_AM_CONTAINERS, "false"));
+        assertEquals(false, amOnly.amContainers());
+        assertEquals(true, amOnly.releasePerTask());
+        AdaptiveSettings reuse = AdaptiveKeys.parse(Map.of(AdaptiveKeys.KEY_RELEASE_PER_TASK, "false"));
+        assertEquals(true, reuse.amContainers());
+        assertEquals(false, reuse.releasePerTask());
+        assertEquals(true, AdaptiveKeys.parse(Map.of(AdaptiveKeys.KEY_AM_CONTAINERS, "true")).amContainers());
+        assertEquals(true, off.describe().endsWith(", am-containers=false, release-per-task=false"), off.describe());
+        assertEquals(true, AdaptiveSettings.DEFAULTS.describe().endsWith(", am-containers=true, release-per-task=true"),
+                AdaptiveSettings.DEFAULTS.describe());
     }
 
     @Test
@@ -70,6 +95,10 @@ class AdaptiveKeysTest {
                 "Invalid value '150' for yarn.scheduler.rota.adaptive.max-change-percent: must be at most 100 percentage points");
         assertMessage(AdaptiveKeys.KEY_FILE, "relative.xml",
                 "Invalid value 'relative.xml' for yarn.scheduler.rota.adaptive.file: must be an absolute path (or empty)");
+        assertMessage(AdaptiveKeys.KEY_AM_CONTAINERS, "maybe",
+                "Invalid value 'maybe' for yarn.scheduler.rota.adaptive.am-containers: expected true or false");
+        assertMessage(AdaptiveKeys.KEY_RELEASE_PER_TASK, "maybe",
+                "Invalid value 'maybe' for yarn.scheduler.rota.adaptive.release-per-task: expected true or false");
         assertMessage(AdaptiveKeys.KEY_RULES_DIR, "/no/such/dir",
                 "Invalid value '/no/such/dir' for yarn.scheduler.rota.adaptive.rules-dir: directory does not exist or is not a"
                         + " directory");

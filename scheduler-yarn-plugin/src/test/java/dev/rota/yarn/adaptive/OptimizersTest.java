@@ -1,6 +1,7 @@
 package dev.rota.yarn.adaptive;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,6 +13,9 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import dev.rota.core.adaptive.JavaLatencyComparator;
+import dev.rota.rules.adaptive.DroolsLatencyComparator;
 
 /** Comparator selection: Java by default, the Drools rules on request, a broken rule file named. */
 class OptimizersTest {
@@ -39,6 +43,57 @@ class OptimizersTest {
             CapacityOptimizer.Result b = rules.forSettings(drools).optimize(burst(), tuned, drools);
             assertEquals(a.targets(), b.targets());
             assertTrue(b.summary().startsWith("drools comparator"), b.summary());
+        }
+    }
+
+    @Test
+    void theJavaOptimizerIsRebuiltWhenAModellingOptionChangesAndItsComparatorHasTheOptions() {
+        AdaptiveSettings noAm = AdaptiveKeys.parse(Map.of(AdaptiveKeys.KEY_AM_CONTAINERS, "false"));
+        AdaptiveSettings reuse = AdaptiveKeys.parse(Map.of(AdaptiveKeys.KEY_RELEASE_PER_TASK, "false"));
+        try (Optimizers o = new Optimizers()) {
+            CoreCapacityOptimizer d = (CoreCapacityOptimizer) o.forSettings(AdaptiveSettings.DEFAULTS);
+            JavaLatencyComparator dc = (JavaLatencyComparator) d.comparator();
+            assertEquals(true, dc.amContainers());
+            assertEquals(true, dc.releasePerTask());
+            assertEquals(true, d.amContainers());
+
+            CoreCapacityOptimizer a = (CoreCapacityOptimizer) o.forSettings(noAm);
+            assertNotSame(d, a, "rebuilt when am-containers changes");
+            assertSame(a, o.forSettings(noAm), "kept while the options stay");
+            JavaLatencyComparator ac = (JavaLatencyComparator) a.comparator();
+            assertEquals(false, ac.amContainers());
+            assertEquals(true, ac.releasePerTask());
+            assertEquals(false, a.amContainers(), "group bounds follow am-containers");
+
+            CoreCapacityOptimizer r = (CoreCapacityOptimizer) o.forSettings(reuse);
+            assertNotSame(a, r, "rebuilt when release-per-task changes");
+            JavaLatencyComparator rc = (JavaLatencyComparator) r.comparator();
+            assertEquals(true, rc.amContainers());
+            assertEquals(false, rc.releasePerTask());
+            assertEquals(true, r.amContainers());
+
+            assertNotSame(r, o.forSettings(AdaptiveSettings.DEFAULTS), "rebuilt when back at the defaults");
+        }
+    }
+
+    @Test
+    void theDroolsComparatorIsBuiltWithTheModellingOptions() {
+        AdaptiveSettings drools = AdaptiveKeys.parse(Map.of(AdaptiveKeys.KEY_COMPARATOR, "drools"));
+        AdaptiveSettings off = AdaptiveKeys.parse(Map.of(AdaptiveKeys.KEY_COMPARATOR, "drools",
+                AdaptiveKeys.KEY_AM_CONTAINERS, "false", AdaptiveKeys.KEY_RELEASE_PER_TASK, "false"));
+        try (Optimizers o = new Optimizers()) {
+            CoreCapacityOptimizer on = (CoreCapacityOptimizer) o.forSettings(drools);
+            DroolsLatencyComparator onc = (DroolsLatencyComparator) on.comparator();
+            assertEquals(true, onc.amContainers());
+            assertEquals(true, onc.releasePerTask());
+            assertEquals(true, on.amContainers());
+
+            CoreCapacityOptimizer x = (CoreCapacityOptimizer) o.forSettings(off);
+            assertNotSame(on, x, "rebuilt when both options change");
+            DroolsLatencyComparator xc = (DroolsLatencyComparator) x.comparator();
+            assertEquals(false, xc.amContainers());
+            assertEquals(false, xc.releasePerTask());
+            assertEquals(false, x.amContainers());
         }
     }
 
