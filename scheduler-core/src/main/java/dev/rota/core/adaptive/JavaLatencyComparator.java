@@ -468,7 +468,7 @@ public final class JavaLatencyComparator implements LatencyComparator {
 
         /**
          * AG3 + AG2 for queue q: the job its policy grants next among those with a grantable request, or -1; also
-         * sets {@code demand[q]}.
+         * sets {@code demand[q]} (complete only under Fair, the one scheduler that reads it).
          */
         private int pickJob(int q) {
             int best = -1;
@@ -508,6 +508,9 @@ public final class JavaLatencyComparator implements LatencyComparator {
                 if (best < 0 || key < bestKey - TIE) {
                     best = j;
                     bestKey = key;
+                    if (p == IntraQueuePolicy.FIFO && capacity) {
+                        break; // the first grantable job wins, and Capacity never reads the demand
+                    }
                 }
             }
             demand[q] = d;

@@ -183,6 +183,27 @@ class JavaLatencyComparatorTest {
                 () -> comparator.averageLatency(fig7(), GroupConfiguration.capacity(IntraQueuePolicy.FIFO, 1.0), 5));
         assertTrue(e.getMessage().contains("1 queue settings but group g has 2 queues"), e.getMessage());
     }
+    /**
+     * Fair's min share is compared unrounded, as the Fair Scheduler compares resources: 6 containers, weights
+     * 0.9/0.1, minResources 25% = 1.5 containers. q0's R and q1's S each hold running containers (2 and 1) for 100 s;
+     * A (q0) has ten 10 s tasks, B (q1) three. q1 holds 1 < min(1.5, 1 + 3), so it is below its min share and B takes
+     * the first of the 3 free containers; then q0 (2/0.9 < 2/0.1) takes the other 2. At 10 and 20 the same repeats,
+     * so B runs 0-10, 10-20, 20-30 and A two tasks per round; from 30 A takes all 3 and ends its last task at 50. With
+     * the min share rounded down to 1 container, q1 would never be below it and q0 would take all 3 (2/0.9, 3/0.9 and
+     * 4/0.9 are all below S's 1/0.1).
+     */
+    @Test
+    void fairMinShareIsNotRounded() {
+        JavaLatencyComparator release = new JavaLatencyComparator(false, true);
+        GroupState g = GroupState.of("g", List.of("q0", "q1"), new QueueBounds(0.25, 1.0), List.of(
+                AdaptiveJob.running("R", 0, 0, 100, 100),
+                AdaptiveJob.running("S", 1, 0, 100),
+                AdaptiveJob.of("A", 0, 0, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10),
+                AdaptiveJob.of("B", 1, 0, 10, 10, 10)), 0);
+        LatencyEstimate e = release.estimate(g, GroupConfiguration.fair(IntraQueuePolicy.FIFO, 0.9, 0.1), 6);
+        assertEquals(List.of(100.0, 100.0, 50.0, 30.0), completions(e));
+    }
+
     // ---- stage barriers (AdaptiveJob.barriers) ----
 
     /**

@@ -120,6 +120,13 @@ class AdaptiveReproductionTest {
       double r = by.get("all settings every " + m + " min | latency_reduction_x").rota();
       assertTrue(r > 0.5 && r < 5, "reduction " + r);
     }
+    for (int m : new int[] {1, 2, 4, 8}) {
+      String c = "all settings every " + m + " min | ";
+      double best = by.get(c + "vs_best_static_x").rota();
+      double mean = by.get(c + "latency_reduction_x").rota();
+      double worst = by.get(c + "vs_worst_static_x").rota();
+      assertTrue(best <= mean && mean <= worst, best + " <= " + mean + " <= " + worst);
+    }
     ReproRow cs = by.get("Capacity 2q @8 stream 0.5 every 2 min | mean_latency_s");
     assertEquals("mean of static", cs.baselineName());
     assertTrue(by.get("Capacity 2q @8 stream 0.5 every 1 min | searches").rota()
