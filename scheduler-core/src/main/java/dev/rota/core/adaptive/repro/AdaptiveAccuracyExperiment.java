@@ -48,6 +48,8 @@ public final class AdaptiveAccuracyExperiment implements Experiment {
   static final long[] FULL_SEEDS = {11, 12, 13};
   static final long[] QUICK_SEEDS = {11};
   static final double[] NOISE_SWEEP = {0.0, 0.1, 0.2, 0.6};
+  /** Runner-up margins (%) for the rows that leave out near-ties. */
+  static final double[] MARGINS_PCT = {2, 5, 10};
   static final String DROOLS = "dev.rota.rules.adaptive.DroolsLatencyComparator";
   /** Paper §4.3 / abstract. */
   static final Map<String, Double> PAPER_FOUND = Map.of("Capacity", 93.33, "Fair", 81.19, "facebook", 91.07,
@@ -94,6 +96,11 @@ public final class AdaptiveAccuracyExperiment implements Experiment {
 
     /** The choice is the best or the second-best distinct ground-truth latency. */
     boolean bestOrNext() {
+      return truth[choice] <= runnerUp() * (1 + TIE);
+    }
+
+    /** The second-best distinct ground-truth latency (+∞ if every configuration ties). */
+    double runnerUp() {
       double b = best();
       double second = Double.POSITIVE_INFINITY;
       for (double t : truth) {
@@ -101,7 +108,12 @@ public final class AdaptiveAccuracyExperiment implements Experiment {
           second = Math.min(second, t);
         }
       }
-      return truth[choice] <= second * (1 + TIE);
+      return second;
+    }
+
+    /** How much the runner-up loses to the true best, in percent: how distinct the best configuration is. */
+    double marginPct() {
+      return 100 * (runnerUp() / best() - 1);
     }
 
     double gapPct() {
@@ -160,6 +172,11 @@ public final class AdaptiveAccuracyExperiment implements Experiment {
       addRows(rows, src + noise, cases, c -> c.source.equals(src), PAPER_FOUND.get(src));
     }
     addRows(rows, "overall" + noise, cases, c -> true, PAPER_FOUND.get("overall"));
+    // noise flips near-ties: the same cases split by how far the true best is ahead of the runner-up
+    for (double margin : MARGINS_PCT) {
+      addRows(rows, String.format(Locale.ROOT, "overall%s, best ahead by >= %.0f%%", noise, margin), cases,
+          c -> c.marginPct() >= margin, null);
+    }
     plot(outDir, plotter, cases);
     if (!quick) {
       // the comparator sees estimates only: how often it finds the best as the actual task times spread
