@@ -47,7 +47,7 @@ public final class AdaptiveAccuracyExperiment implements Experiment {
   static final double TIE = 1e-9;
   static final long[] FULL_SEEDS = {11, 12, 13};
   static final long[] QUICK_SEEDS = {11};
-  static final double[] NOISE_SWEEP = {0.0, 0.1, 0.2, 0.6};
+  static final double[] NOISE_SWEEP = {0.0, 0.05, 0.1, 0.2, 0.6};
   /** Runner-up margins (%) for the rows that leave out near-ties. */
   static final double[] MARGINS_PCT = {2, 5, 10};
   static final String DROOLS = "dev.rota.rules.adaptive.DroolsLatencyComparator";
@@ -186,7 +186,7 @@ public final class AdaptiveAccuracyExperiment implements Experiment {
         sigmas[i] = i < NOISE_SWEEP.length ? NOISE_SWEEP[i] : TaskNoise.DEFAULT_SIGMA;
         List<Case> other = i < NOISE_SWEEP.length ? judge(false, sigmas[i], FULL_SEEDS, java, EXECUTION, true) : cases;
         if (i < NOISE_SWEEP.length) {
-          addRows(rows, String.format(Locale.ROOT, "overall (noise σ=%.1f)", sigmas[i]), other, c -> true, null);
+          addRows(rows, "overall (noise σ=" + sigmas[i] + ")", other, c -> true, null);
         }
         foundAt[i] = 100.0 * other.stream().filter(Case::found).count() / other.size();
       }
