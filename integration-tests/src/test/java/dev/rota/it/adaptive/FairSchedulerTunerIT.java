@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.hadoop.conf.Configuration;
@@ -27,7 +29,8 @@ import dev.rota.yarn.adaptive.FairSchedulerXml;
 /**
  * The tuner in a ResourceManager running the FairScheduler (MockRM, one registered node): an application
  * in group alpha makes it rewrite the allocation file's weights (comments kept, previous version beside it)
- * and the live FairScheduler queue weights follow.
+ * and the live FairScheduler queue weights follow; every leaf's in-queue policy in the file is one the tuner may
+ * choose and is the live one.
  */
 class FairSchedulerTunerIT {
 
@@ -103,6 +106,14 @@ class FairSchedulerTunerIT {
             assertTrue(Files.readString(file).contains("<!-- two groups, two queues each; weights tuned by Rota's"));
             assertEquals(ALLOCATIONS, Files.readString(dir.resolve("fair-scheduler.xml.previous")));
             assertTrue(AdaptiveMetrics.current().applied() >= 1);
+            // in-queue policies: one of adaptive.fair-policies (default fifo,fair,drf) in the file and the same live
+            for (String leaf : List.of("root.alpha.high", "root.alpha.low", "root.beta.high", "root.beta.low")) {
+                String inFile = after.policy(leaf);
+                assertTrue(List.of("fifo", "fair", "drf").contains(inFile), leaf + " runs " + inFile);
+                assertEquals(inFile, fs.getQueueManager().getQueue(leaf).getPolicy().getName().toLowerCase(Locale.ROOT),
+                        leaf + " in the file and live");
+            }
+            assertEquals(0, AdaptiveMetrics.current().rollbacks());
         } finally {
             rm.stop();
         }

@@ -30,8 +30,8 @@ import dev.rota.yarn.RotaConfiguration;
  * interval with a WARN line naming key and value. Works with {@code RotaCapacityScheduler} and with the
  * stock CapacityScheduler; with a mutable configuration store ({@code yarn.scheduler.configuration.store.class}
  * other than {@code file}) it applies through YARN's mutable configuration API instead of the file
- * ({@link MutableConfApplier}). With a FairScheduler it tunes the queues' weights in the allocation file
- * ({@link FairSchedulerTarget}). See docs/adaptiveconfig-yarn.md for what is not supported.
+ * ({@link MutableConfApplier}). With a FairScheduler it tunes the queues' weights and the leaves'
+ * {@code <schedulingPolicy>} in the allocation file ({@link FairSchedulerTarget}). See docs/adaptiveconfig-yarn.md for what is not supported.
  */
 public class AdaptiveConfigTuner implements SchedulingEditPolicy {
 
@@ -92,7 +92,8 @@ public class AdaptiveConfigTuner implements SchedulingEditPolicy {
                 return;
             }
             lastSettingsProblem = null;
-            FairSchedulerTarget target = new FairSchedulerTarget(fair, rmContext, allocations, s.historyDepth());
+            FairSchedulerTarget target = new FairSchedulerTarget(FairSchedulerTarget.live(fair, rmContext), allocations,
+                    s.historyDepth());
             loop.tick(s, target, target, tuned -> WorkloadReader.readFair(fair, rmContext, tuned, s, System.currentTimeMillis()));
             return;
         }

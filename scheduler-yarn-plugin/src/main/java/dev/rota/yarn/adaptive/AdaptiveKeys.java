@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import dev.rota.core.adaptive.AdaptiveDefaults;
+import dev.rota.core.adaptive.IntraQueuePolicy;
 import dev.rota.yarn.InvalidRotaConfigurationException;
 import dev.rota.yarn.RotaConfiguration;
 import dev.rota.yarn.RotaKey;
@@ -40,6 +41,7 @@ public final class AdaptiveKeys {
     public static final String KEY_DEFAULT_TASK_SECONDS = PREFIX + "default-task-seconds";
     public static final String KEY_AM_CONTAINERS = PREFIX + "am-containers";
     public static final String KEY_RELEASE_PER_TASK = PREFIX + "release-per-task";
+    public static final String KEY_FAIR_POLICIES = PREFIX + "fair-policies";
 
     public static final RotaKey<Double> INTERVAL_SECONDS = RotaKey.of(KEY_INTERVAL_SECONDS, "120",
             "Tuning interval, seconds (> 0): every interval the tuner reads the workload, optimizes and, when the "
@@ -105,10 +107,16 @@ public final class AdaptiveKeys {
             "A task's container returns to the queue when the task ends (MapReduce); false models executors reused "
                     + "by the job's next task (Spark, Tez container reuse).");
 
+    public static final RotaKey<List<IntraQueuePolicy>> FAIR_POLICIES = RotaKey.of(KEY_FAIR_POLICIES, "fifo,fair,drf",
+            "FairScheduler only: comma-separated in-queue policies (fifo, fair, drf) the tuner may choose as the "
+                    + "<schedulingPolicy> of a group's leaf queues, searched with the weights (the paper's C^Sche); drf only "
+                    + "where the group's own policy is drf. Ignored under the CapacityScheduler (FIFO inside queues).",
+            AdaptiveKeys::policies);
+
     /** All adaptive keys, in documentation order. */
     public static final List<RotaKey<?>> KEYS = List.of(INTERVAL_SECONDS, GROUPS, MIN_CAPACITY_PERCENT,
             MAX_CAPACITY_PERCENT, QUEUE_BOUNDS, MAX_CHANGE_PERCENT, COMPARATOR, RULES_DIR, HISTORY_DEPTH, DRY_RUN, FILE,
-            DEFAULT_TASK_SECONDS, AM_CONTAINERS, RELEASE_PER_TASK);
+            DEFAULT_TASK_SECONDS, AM_CONTAINERS, RELEASE_PER_TASK, FAIR_POLICIES);
 
     private AdaptiveKeys() {
     }
@@ -141,7 +149,8 @@ public final class AdaptiveKeys {
                 FILE.parse(rota.get(KEY_FILE)),
                 DEFAULT_TASK_SECONDS.parse(rota.get(KEY_DEFAULT_TASK_SECONDS)),
                 AM_CONTAINERS.parse(rota.get(KEY_AM_CONTAINERS)),
-                RELEASE_PER_TASK.parse(rota.get(KEY_RELEASE_PER_TASK)));
+                RELEASE_PER_TASK.parse(rota.get(KEY_RELEASE_PER_TASK)),
+                FAIR_POLICIES.parse(rota.get(KEY_FAIR_POLICIES)));
     }
 
     private static double number(String v) {
@@ -232,6 +241,26 @@ public final class AdaptiveKeys {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("'" + entry + "': '" + raw.strip() + "' " + e.getMessage());
         }
+    }
+
+    private static List<IntraQueuePolicy> policies(String v) {
+        List<IntraQueuePolicy> out = new ArrayList<>();
+        for (String item : v.split(",")) {
+            String name = item.strip();
+            if (name.isEmpty()) {
+                continue;
+            }
+            IntraQueuePolicy p = QueuePolicies.shortName(name).orElseThrow(() -> new IllegalArgumentException("'" + name
+                    + "' is not fifo, fair or drf"));
+            if (out.contains(p)) {
+                throw new IllegalArgumentException("'" + name + "' is listed twice");
+            }
+            out.add(p);
+        }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException("lists no policy (expected some of fifo, fair, drf)");
+        }
+        return List.copyOf(out);
     }
 
     private static AdaptiveSettings.Comparator comparator(String v) {

@@ -18,7 +18,8 @@ import dev.rota.yarn.ReplacingSource;
  * optimizer), {@code Applied} (new capacities written and live), {@code Skipped} (no group with new
  * demand, no change, or dry run), {@code ValidationFailures} (a file, setting or candidate rejected before
  * anything was written), {@code Rollbacks} (a refresh failed or did not take effect, the last good file
- * was restored). Gauges: {@code LastSearchMillis} (the optimizer's last run), {@code LastApplyMillis}
+ * was restored), {@code PolicyChanges} (FairScheduler leaf queues whose {@code <schedulingPolicy>} an applied
+ * interval changed). Gauges: {@code LastSearchMillis} (the optimizer's last run), {@code LastApplyMillis}
  * (validate + write + refresh). Tag: {@code LastDecision} (the last interval's log line).
  */
 public final class AdaptiveMetrics implements MetricsSource {
@@ -40,6 +41,8 @@ public final class AdaptiveMetrics implements MetricsSource {
             "Intervals stopped before writing: unreadable file, invalid setting or candidate", 0L);
     private final MutableCounterLong rollbacks = registry.newCounter("Rollbacks",
             "Refreshes that failed or did not take effect; the last good file was restored", 0L);
+    private final MutableCounterLong policyChanges = registry.newCounter("PolicyChanges",
+            "FairScheduler leaf queues whose schedulingPolicy an applied interval changed", 0L);
     private final MutableGaugeLong lastSearchMillis = registry.newGauge("LastSearchMillis",
             "Duration of the optimizer's last run, ms", 0L);
     private final MutableGaugeLong lastApplyMillis = registry.newGauge("LastApplyMillis",
@@ -96,6 +99,10 @@ public final class AdaptiveMetrics implements MetricsSource {
         lastApplyMillis.set(applyMillis);
     }
 
+    void policiesChanged(int leaves) {
+        policyChanges.incr(leaves);
+    }
+
     void skipped() {
         skipped.incr();
     }
@@ -131,6 +138,10 @@ public final class AdaptiveMetrics implements MetricsSource {
 
     public long rollbacks() {
         return rollbacks.value();
+    }
+
+    public long policyChanges() {
+        return policyChanges.value();
     }
 
     public long lastSearchMillis() {

@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
+import dev.rota.core.adaptive.IntraQueuePolicy;
+
 /**
  * The validated {@code yarn.scheduler.rota.adaptive.*} settings (declared in {@link AdaptiveKeys}). Immutable.
  *
@@ -30,6 +32,8 @@ import java.util.Optional;
  * @param releasePerTask     a task's container returns to the queue when the task ends (MapReduce); false = it
  *                           runs the job's next task (Spark, Tez container reuse) (default true,
  *                           {@code AdaptiveDefaults.RELEASE_PER_TASK})
+ * @param fairPolicies       FairScheduler only: the in-queue policies the tuner may choose for a group's leaf queues
+ *                           (default fifo, fair, drf; never empty); ignored under the CapacityScheduler
  */
 public record AdaptiveSettings(
         double intervalSeconds,
@@ -45,7 +49,8 @@ public record AdaptiveSettings(
         Optional<Path> file,
         double defaultTaskSeconds,
         boolean amContainers,
-        boolean releasePerTask) {
+        boolean releasePerTask,
+        List<IntraQueuePolicy> fairPolicies) {
 
     /** The comparator that scores candidate configurations. */
     public enum Comparator {
@@ -74,6 +79,10 @@ public record AdaptiveSettings(
         Objects.requireNonNull(comparator, "comparator");
         Objects.requireNonNull(rulesDir, "rulesDir");
         Objects.requireNonNull(file, "file");
+        fairPolicies = List.copyOf(fairPolicies);
+        if (fairPolicies.isEmpty()) {
+            throw new IllegalArgumentException("fairPolicies must not be empty");
+        }
     }
 
     /** The bounds of {@code queuePath}: its override, or the two default bounds. */
@@ -90,12 +99,12 @@ public record AdaptiveSettings(
     public String describe() {
         return String.format(Locale.ROOT, "interval-seconds=%s, groups=%s, bounds=%s..%s %s, max-change-percent=%s,"
                         + " comparator=%s, rules-dir=%s, history-depth=%d, dry-run=%s, file=%s, default-task-seconds=%s,"
-                        + " am-containers=%s, release-per-task=%s",
+                        + " am-containers=%s, release-per-task=%s, fair-policies=%s",
                 fmt(intervalSeconds), groups.isEmpty() ? "(every parent under root)" : groups, fmt(minCapacityPercent),
                 fmt(maxCapacityPercent), queueBounds, fmt(maxChangePercent), comparator.key(),
                 rulesDir.map(Path::toString).orElse("(bundled)"), historyDepth, dryRun,
                 file.map(Path::toString).orElse("(from the classpath)"), fmt(defaultTaskSeconds), amContainers,
-                releasePerTask);
+                releasePerTask, QueuePolicies.names(fairPolicies));
     }
 
     static String fmt(double v) {

@@ -2,6 +2,8 @@ package dev.rota.yarn.adaptive;
 
 import java.util.Map;
 
+import dev.rota.core.adaptive.IntraQueuePolicy;
+
 /**
  * Decides the target capacities of one interval from the workload: the seam between the ResourceManager
  * side (this package) and the optimizer. The implementation is {@link CoreCapacityOptimizer}, which runs
@@ -16,10 +18,18 @@ public interface CapacityOptimizer {
      *                     queues: of the group); queues without a target keep their share
      * @param searchMillis how long the search took
      * @param summary      one line for the decision log (e.g. containers per group and the chosen configuration)
+     * @param policies     leaf path → the in-queue policy to run (only groups whose policies are tuned and changed,
+     *                     {@link TunedQueues#policies()}); leaves without an entry keep theirs
      */
-    record Result(Map<String, Double> targets, long searchMillis, String summary) {
+    record Result(Map<String, Double> targets, long searchMillis, String summary, Map<String, IntraQueuePolicy> policies) {
         public Result {
             targets = Map.copyOf(targets);
+            policies = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(policies));
+        }
+
+        /** Capacities only; every policy kept. */
+        public Result(Map<String, Double> targets, long searchMillis, String summary) {
+            this(targets, searchMillis, summary, Map.of());
         }
     }
 

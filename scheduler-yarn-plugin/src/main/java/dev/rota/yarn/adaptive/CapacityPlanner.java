@@ -7,6 +7,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import dev.rota.core.adaptive.IntraQueuePolicy;
+
 /**
  * Turns the optimizer's target shares into capacities CapacityScheduler accepts: percentages with one
  * decimal, every tuned sibling set summing to exactly 100.0, each queue inside its operator bounds and
@@ -31,25 +33,65 @@ public final class CapacityPlanner {
 
     private static final int UNITS = 1000; // tenths of a percent in 100 %
 
-    /** The capacities of one interval: every tuned queue's old and new percent, and the property changes. */
-    public record Plan(Map<String, Double> previous, Map<String, Double> capacities, Map<String, String> changes) {
+    /**
+     * The capacities of one interval: every tuned queue's old and new percent, and the property changes; and, for
+     * FairScheduler groups whose in-queue policies are tuned, the leaves' old and chosen policies (not subject to
+     * {@code max-change-percent}: a policy is categorical).
+     *
+     * @param previousPolicies leaf path → its policy now, as the scheduler names it (see {@link QueuePolicies#current()})
+     * @param policies         leaf path → the policy the optimizer chose for it; leaves without an entry keep theirs
+     */
+    public record Plan(Map<String, Double> previous, Map<String, Double> capacities, Map<String, String> changes,
+            Map<String, String> previousPolicies, Map<String, IntraQueuePolicy> policies) {
         public Plan {
             previous = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(previous));
             capacities = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(capacities));
             changes = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(changes));
+            previousPolicies = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(previousPolicies));
+            policies = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(policies));
         }
 
-        /** True when no capacity changes. */
+        /** Capacities only, every policy kept. */
+        public Plan(Map<String, Double> previous, Map<String, Double> capacities, Map<String, String> changes) {
+            this(previous, capacities, changes, Map.of(), Map.of());
+        }
+
+        /** A copy with the optimizer's policies ({@code chosen}) for leaves that run {@code current} now. */
+        public Plan withPolicies(Map<String, String> current, Map<String, IntraQueuePolicy> chosen) {
+            Map<String, IntraQueuePolicy> ordered = new LinkedHashMap<>(); // the file's order, for the log
+            current.keySet().stream().filter(chosen::containsKey).forEach(q -> ordered.put(q, chosen.get(q)));
+            chosen.forEach(ordered::putIfAbsent);
+            return new Plan(previous, capacities, changes, current, ordered);
+        }
+
+        /** The leaves whose policy changes, with their new policy, in the order chosen. */
+        public Map<String, IntraQueuePolicy> policyChanges() {
+            Map<String, IntraQueuePolicy> out = new LinkedHashMap<>();
+            policies.forEach((q, p) -> {
+                String before = previousPolicies.get(q);
+                if (before == null || !QueuePolicies.recognise(before).equals(java.util.Optional.of(p))) {
+                    out.put(q, p);
+                }
+            });
+            return java.util.Collections.unmodifiableMap(out);
+        }
+
+        /** True when no capacity and no policy changes. */
         public boolean unchanged() {
-            return changes.isEmpty();
+            return changes.isEmpty() && policyChanges().isEmpty();
         }
 
-        /** E.g. {@code root.a 50.0->60.0, root.b 50.0->40.0}: the queues whose capacity changes. */
+        /**
+         * E.g. {@code root.a 50.0->60.0, root.b 50.0->40.0, root.a.q1 policy fair->fifo}: the queues whose capacity
+         * or policy changes.
+         */
         public String describeChanges() {
-            String s = capacities.entrySet().stream()
+            String s = java.util.stream.Stream.concat(capacities.entrySet().stream()
                     .filter(e -> units(e.getValue()) != units(previous.get(e.getKey())))
                     .map(e -> e.getKey() + " " + CapacitySchedulerXml.format(previous.get(e.getKey())) + "->"
-                            + CapacitySchedulerXml.format(e.getValue()))
+                            + CapacitySchedulerXml.format(e.getValue())),
+                    policyChanges().entrySet().stream().map(e -> e.getKey() + " policy "
+                            + previousPolicies.getOrDefault(e.getKey(), "(unset)") + "->" + QueuePolicies.name(e.getValue())))
                     .collect(Collectors.joining(", "));
             return s.isEmpty() ? "(no change)" : s;
         }

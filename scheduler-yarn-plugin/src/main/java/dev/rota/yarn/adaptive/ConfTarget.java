@@ -18,4 +18,23 @@ public interface ConfTarget {
      * are the planned ones; on failure restores the configuration it was planned from ({@code readBytes}).
      */
     CapacityApplier.Result apply(byte[] readBytes, CapacitySchedulerXml candidate, CapacityPlanner.Plan plan) throws Exception;
+
+    /**
+     * The in-queue policies of {@code tuned}'s leaves and which the tuner may choose; {@link QueuePolicies#NONE} (FIFO,
+     * not tuned) unless the target tunes them (the FairScheduler's allocation file).
+     *
+     * @throws InvalidSchedulerFileException naming the file and the queue
+     */
+    default QueuePolicies policies(TunedQueues tuned, AdaptiveSettings settings) throws Exception {
+        return QueuePolicies.NONE;
+    }
+
+    /**
+     * The target's own checks of the whole plan (e.g. the policies a FairScheduler candidate would get), before
+     * anything is written; nothing by default.
+     *
+     * @throws InvalidSchedulerFileException naming the file and what is wrong
+     */
+    default void validatePlan(CapacityPlanner.Plan plan) throws Exception {
+    }
 }

@@ -211,13 +211,31 @@ public final class FairSchedulerXml {
         return s;
     }
 
+    /** {@code <defaultQueueSchedulingPolicy>} as written, else Hadoop's default {@code fair}. */
+    public String defaultPolicy() {
+        return doc.root().child("defaultQueueSchedulingPolicy").map(XmlDocument.Element::text).map(String::strip).orElse("fair");
+    }
+
+    /**
+     * The policy queue {@code path} runs: its {@code <schedulingPolicy>}, else {@link #defaultPolicy()}; the short
+     * names in lower case ({@code fifo}, {@code fair}, {@code drf}), a class name as written.
+     */
+    public String policy(String path) {
+        Queue q = queues.get(path);
+        if (q == null) {
+            throw new InvalidSchedulerFileException(doc.origin(), "has no queue " + path + " (queues: " + queues.keySet() + ")");
+        }
+        String p = q.settings().schedulingPolicy().map(String::strip).orElse(defaultPolicy());
+        return POLICIES.contains(p.toLowerCase(Locale.ROOT)) ? p.toLowerCase(Locale.ROOT) : p;
+    }
+
     /**
      * Checks every queue's tunable settings.
      *
      * @throws InvalidSchedulerFileException naming the file, the queue and the element
      */
     public void validate() {
-        String defaultPolicy = doc.root().child("defaultQueueSchedulingPolicy").map(XmlDocument.Element::text).orElse("fair");
+        String defaultPolicy = defaultPolicy();
         for (Queue q : queues.values()) {
             Settings s = q.settings();
             String policy = s.schedulingPolicy().orElse(null);

@@ -16,9 +16,11 @@ import java.util.Objects;
  * @param current      configured capacity (percent of the parent) of every queue in {@code rootChildren} and
  *                     of every group child
  * @param maximum      configured maximum-capacity (percent of the parent; 100 when unset) of the same queues
+ * @param policies     the leaves' in-queue policies and which the tuner may choose ({@link QueuePolicies#NONE} under
+ *                     the CapacityScheduler: FIFO, not tuned)
  */
 public record TunedQueues(List<String> rootChildren, Map<String, List<String>> groups, Map<String, Double> current,
-        Map<String, Double> maximum) {
+        Map<String, Double> maximum, QueuePolicies policies) {
 
     public TunedQueues {
         rootChildren = List.copyOf(rootChildren);
@@ -27,6 +29,18 @@ public record TunedQueues(List<String> rootChildren, Map<String, List<String>> g
         groups = java.util.Collections.unmodifiableMap(g);
         current = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(current));
         maximum = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(maximum));
+        Objects.requireNonNull(policies, "policies");
+    }
+
+    /** Tuned queues whose in-queue policies are not tuned (FIFO, the CapacityScheduler). */
+    public TunedQueues(List<String> rootChildren, Map<String, List<String>> groups, Map<String, Double> current,
+            Map<String, Double> maximum) {
+        this(rootChildren, groups, current, maximum, QueuePolicies.NONE);
+    }
+
+    /** A copy with these in-queue policies (the FairScheduler's, read from its allocation file). */
+    public TunedQueues withPolicies(QueuePolicies p) {
+        return new TunedQueues(rootChildren, groups, current, maximum, p);
     }
 
     /**

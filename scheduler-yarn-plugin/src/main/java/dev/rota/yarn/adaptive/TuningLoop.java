@@ -10,7 +10,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One tuning interval for a CapacityScheduler file, without ResourceManager types: read the file, find the
+ * One tuning interval for a CapacityScheduler file (or a FairScheduler allocation file presented as one, with its
+ * leaves' in-queue policies from {@link ConfTarget#policies}), without ResourceManager types: read the file, find the
  * tuned queues, read the workload, skip unless a group got a new application that needs resources (the
  * paper's trigger), optimize, plan the capacities, validate, write, refresh, roll back on failure. Every
  * interval ends in exactly one {@link Decision}, logged at INFO (WARN for failures) as one line and counted
@@ -77,6 +78,7 @@ public final class TuningLoop {
             bytes = target.read();
             xml = CapacitySchedulerXml.parse(file, new String(bytes, java.nio.charset.StandardCharsets.UTF_8));
             tuned = TunedQueues.of(xml, settings);
+            tuned = tuned.withPolicies(target.policies(tuned, settings));
             workload = reader.apply(tuned);
         } catch (InvalidSchedulerFileException e) {
             return invalid(e.getMessage());
@@ -102,7 +104,8 @@ public final class TuningLoop {
         try {
             result = optimizers.apply(settings).optimize(workload, tuned, settings);
             metrics.tuned(result.searchMillis());
-            plan = CapacityPlanner.plan(xml, tuned, settings, result.targets());
+            plan = CapacityPlanner.plan(xml, tuned, settings, result.targets())
+                    .withPolicies(tuned.policies().current(), result.policies());
         } catch (InvalidSchedulerFileException e) {
             return invalid(e.getMessage());
         } catch (IllegalStateException e) {
@@ -121,8 +124,11 @@ public final class TuningLoop {
         try {
             candidate = xml.with(plan.changes());
             CapacityApplier.validate(xml, candidate, tuned, settings, plan, live);
+            target.validatePlan(plan);
         } catch (InvalidSchedulerFileException e) {
             return invalid("candidate " + plan.describeChanges() + " rejected, nothing written: " + e.getMessage());
+        } catch (Exception e) {
+            return invalid("candidate " + plan.describeChanges() + " rejected, nothing written: " + CapacityApplier.rootMessage(e));
         }
         if (settings.dryRun()) {
             metrics.skipped();
@@ -134,6 +140,7 @@ public final class TuningLoop {
             long ms = (System.nanoTime() - start) / 1_000_000;
             if (r.outcome() == CapacityApplier.Outcome.APPLIED) {
                 metrics.applied(ms);
+                metrics.policiesChanged(plan.policyChanges().size());
                 return log(new Decision(Kind.APPLIED, "applied " + plan.describeChanges() + "; " + r.detail() + " (" + why + ")",
                         plan));
             }

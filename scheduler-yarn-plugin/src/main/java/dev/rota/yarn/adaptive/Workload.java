@@ -31,14 +31,26 @@ public record Workload(double nowSeconds, int clusterContainers, Map<String, Lis
      * @param taskSecondsSource where the estimate comes from ({@code declared}, {@code running}, {@code default})
      * @param runningRemaining  estimated remaining seconds of each running (non-AM) container
      * @param amRunning         its ApplicationMaster container is live (always true with running task containers)
+     * @param vcoresPerTask     vcores one of its task containers asks for or holds (at least 1; DRF's second resource)
      */
     public record App(String id, String queue, double submitSeconds, int pendingTasks, int unitsPerTask, double taskSeconds,
-            String taskSecondsSource, double[] runningRemaining, boolean amRunning) {
+            String taskSecondsSource, double[] runningRemaining, boolean amRunning, int vcoresPerTask) {
         public App {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(queue, "queue");
             runningRemaining = runningRemaining.clone();
             amRunning = amRunning || runningRemaining.length > 0;
+            if (unitsPerTask < 1 || vcoresPerTask < 1) {
+                throw new IllegalArgumentException("application " + id + ": unitsPerTask and vcoresPerTask must be >= 1, got "
+                        + unitsPerTask + " and " + vcoresPerTask);
+            }
+        }
+
+        /** An application whose task containers take one vcore per unit container. */
+        public App(String id, String queue, double submitSeconds, int pendingTasks, int unitsPerTask, double taskSeconds,
+                String taskSecondsSource, double[] runningRemaining, boolean amRunning) {
+            this(id, queue, submitSeconds, pendingTasks, unitsPerTask, taskSeconds, taskSecondsSource, runningRemaining,
+                    amRunning, unitsPerTask);
         }
 
         /** An application whose AM runs exactly when it has running task containers. */

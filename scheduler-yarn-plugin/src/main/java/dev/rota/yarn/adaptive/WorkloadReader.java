@@ -40,7 +40,8 @@ import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
  *
  * <p><b>Containers</b> are counted in unit containers of one vcore and the cluster's memory per vcore
  * (the paper's "1 core + 2 GB" container); the cluster holds as many as it has vcores, and an ask takes
- * the larger of its memory and vcore multiples (at least 1).
+ * the larger of its memory and vcore multiples (at least 1). The vcores of a task container (the largest ask or
+ * running non-AM container) are passed on as well, as DRF's second resource ({@code AdaptiveJob.vcoresPerTask}).
  */
 public final class WorkloadReader {
 
@@ -95,11 +96,13 @@ public final class WorkloadReader {
             AdaptiveSettings settings, long nowMillis) {
         int pending = 0;
         int unitsPerTask = 1;
+        int vcoresPerTask = 1;
         for (SchedulerRequestKey key : app.getAppSchedulingInfo().getSchedulerKeys()) {
             PendingAsk ask = app.getPendingAsk(key, ResourceRequest.ANY);
             if (ask != null && ask.getCount() > 0) {
                 pending += ask.getCount();
                 unitsPerTask = Math.max(unitsPerTask, units(ask.getPerAllocationResource(), unit));
+                vcoresPerTask = Math.max(vcoresPerTask, vcores(ask.getPerAllocationResource()));
             }
         }
         List<Double> ages = new ArrayList<>();
@@ -110,6 +113,7 @@ public final class WorkloadReader {
             } else {
                 ages.add(Math.max(0, nowMillis - c.getCreationTime()) / 1000.0);
                 unitsPerTask = Math.max(unitsPerTask, units(c.getAllocatedResource(), unit));
+                vcoresPerTask = Math.max(vcoresPerTask, vcores(c.getAllocatedResource()));
             }
         }
         if (pending == 0 && ages.isEmpty()) {
@@ -136,7 +140,7 @@ public final class WorkloadReader {
         }
         double[] remaining = ages.stream().mapToDouble(age -> Math.max(MIN_REMAINING_SECONDS, taskSeconds - age)).toArray();
         return Optional.of(new Workload.App(app.getApplicationId().toString(), queue, submit, pending, unitsPerTask,
-                taskSeconds, source, remaining, amRunning));
+                taskSeconds, source, remaining, amRunning, vcoresPerTask));
     }
 
     /** The unit container: one vcore and the cluster's memory per vcore (the paper's "1 core + 2 GB"). */
@@ -158,6 +162,11 @@ public final class WorkloadReader {
         long mem = (r.getMemorySize() + unit.getMemorySize() - 1) / Math.max(1, unit.getMemorySize());
         long cores = (r.getVirtualCores() + unit.getVirtualCores() - 1) / Math.max(1, unit.getVirtualCores());
         return (int) Math.max(1, Math.max(mem, cores));
+    }
+
+    /** Vcores one allocation of {@code r} takes (at least 1). */
+    static int vcores(Resource r) {
+        return r == null ? 1 : Math.max(1, r.getVirtualCores());
     }
 
     /** The declared task runtime, if positive: scheduling property first, then a tag {@code rota.expected-task-seconds=<s>}. */

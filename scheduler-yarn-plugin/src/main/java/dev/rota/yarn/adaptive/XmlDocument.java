@@ -193,9 +193,14 @@ public final class XmlDocument {
                 intoSelfClosing.computeIfAbsent(parent, p -> new StringBuilder()).append(xml.replace("\n", ""));
                 return this;
             }
+            int at = parent.contentEnd;
+            if (doc.text.indexOf('\n', parent.start) < 0 || doc.text.indexOf('\n', parent.start) > at) {
+                // <x><a/>...</x> on one line stays on one line
+                changes.add(new Change(at, at, xml.replace("\n", ""), changes.size()));
+                return this;
+            }
             String indent = parent.children.isEmpty() ? indentOf(parent.start) + "  "
                     : indentOf(parent.children.get(parent.children.size() - 1).start);
-            int at = parent.contentEnd;
             int lineStart = doc.text.lastIndexOf('\n', at - 1) + 1;
             boolean onlySpaceBefore = doc.text.substring(lineStart, at).isBlank();
             String insertion = onlySpaceBefore

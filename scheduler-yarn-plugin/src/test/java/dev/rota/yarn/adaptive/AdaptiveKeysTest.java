@@ -10,6 +10,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 import dev.rota.core.adaptive.AdaptiveDefaults;
+import dev.rota.core.adaptive.IntraQueuePolicy;
 import dev.rota.yarn.InvalidRotaConfigurationException;
 import dev.rota.yarn.RotaConfiguration;
 
@@ -50,8 +51,9 @@ class AdaptiveKeysTest {
         assertEquals(true, reuse.amContainers());
         assertEquals(false, reuse.releasePerTask());
         assertEquals(true, AdaptiveKeys.parse(Map.of(AdaptiveKeys.KEY_AM_CONTAINERS, "true")).amContainers());
-        assertEquals(true, off.describe().endsWith(", am-containers=false, release-per-task=false"), off.describe());
-        assertEquals(true, AdaptiveSettings.DEFAULTS.describe().endsWith(", am-containers=true, release-per-task=true"),
+        assertEquals(true, off.describe().endsWith(", am-containers=false, release-per-task=false, fair-policies=fifo,fair,drf"),
+                off.describe());
+        assertEquals(true, AdaptiveSettings.DEFAULTS.describe().contains(", am-containers=true, release-per-task=true, "),
                 AdaptiveSettings.DEFAULTS.describe());
     }
 
@@ -118,6 +120,25 @@ class AdaptiveKeysTest {
         InvalidRotaConfigurationException e = assertThrows(InvalidRotaConfigurationException.class,
                 () -> RotaConfiguration.parse(Map.of("yarn.scheduler.rota.adaptive.interval-second", "60")));
         assertEquals(true, e.getMessage().contains("did you mean yarn.scheduler.rota.adaptive.interval-seconds?"), e.getMessage());
+    }
+
+    @Test
+    void fairPoliciesDefaultToThePapersThreeAndRejectAnEmptyOrUnknownList() {
+        assertEquals("fifo,fair,drf", AdaptiveKeys.FAIR_POLICIES.defaultValue());
+        assertEquals(List.of(IntraQueuePolicy.FIFO, IntraQueuePolicy.FAIR, IntraQueuePolicy.DRF),
+                AdaptiveSettings.DEFAULTS.fairPolicies());
+        assertEquals(List.of(IntraQueuePolicy.DRF, IntraQueuePolicy.FAIR),
+                AdaptiveKeys.parse(Map.of(AdaptiveKeys.KEY_FAIR_POLICIES, " DRF, fair ,")).fairPolicies());
+        assertEquals(true, AdaptiveSettings.DEFAULTS.describe().endsWith(", fair-policies=fifo,fair,drf"),
+                AdaptiveSettings.DEFAULTS.describe());
+        assertMessage(AdaptiveKeys.KEY_FAIR_POLICIES, "",
+                "Invalid value '' for yarn.scheduler.rota.adaptive.fair-policies: lists no policy (expected some of fifo, fair, drf)");
+        assertMessage(AdaptiveKeys.KEY_FAIR_POLICIES, " , ",
+                "Invalid value ' , ' for yarn.scheduler.rota.adaptive.fair-policies: lists no policy (expected some of fifo, fair, drf)");
+        assertMessage(AdaptiveKeys.KEY_FAIR_POLICIES, "fifo,lottery",
+                "Invalid value 'fifo,lottery' for yarn.scheduler.rota.adaptive.fair-policies: 'lottery' is not fifo, fair or drf");
+        assertMessage(AdaptiveKeys.KEY_FAIR_POLICIES, "fair,FAIR",
+                "Invalid value 'fair,FAIR' for yarn.scheduler.rota.adaptive.fair-policies: 'FAIR' is listed twice");
     }
 
     private static void assertMessage(String key, String value, String message) {
