@@ -24,8 +24,10 @@ import org.kie.api.definition.KiePackage;
 import org.kie.api.definition.rule.Rule;
 import org.kie.api.event.rule.AfterMatchFiredEvent;
 import org.kie.api.event.rule.DefaultAgendaEventListener;
+import org.kie.api.runtime.ClassObjectFilter;
 import org.kie.api.runtime.KieContainer;
 import org.kie.api.runtime.KieSession;
+import org.kie.api.runtime.rule.FactHandle;
 
 /**
  * A compiled, immutable set of DRL rules: the only class in Rota that touches the KIE API.
@@ -34,9 +36,11 @@ import org.kie.api.runtime.KieSession;
  * {@link #compile(List)} (each compiles the DRL with {@code KieServices}/{@code KieFileSystem}/
  * {@code KieBuilder}; expect 0.5–3 s on first use in a JVM), then call {@link #fire(Collection)} as often
  * as needed. Every {@code fire} call runs in its own fresh session, so firings never see each other's
- * facts.
+ * facts; {@link #openSession()} gives a caller that fires many times over evolving facts one stateful
+ * session instead.
  *
- * <p>Thread-safety: instances are immutable and {@link #fire} may be called concurrently.
+ * <p>Thread-safety: instances are immutable and {@link #fire} and {@link #openSession()} may be called
+ * concurrently; a {@link Session} is confined to one thread.
  *
  * <p>Class loading: compilation and firing run with this class's class loader as the thread context
  * class loader, because KIE discovers its services through {@link java.util.ServiceLoader} on the
@@ -162,6 +166,78 @@ public final class RuleEngine {
                 session.dispose();
             }
         });
+    }
+
+    /**
+     * Opens a stateful session for a caller that fires the rules many times over evolving facts (the AdaptiveConfig
+     * comparator fires once per allocation event of one estimate). Unlike {@link #fire}, facts stay in working memory
+     * between firings; a fact changed outside the rules must be announced with {@link Session#update}. Close it when
+     * done. A session is confined to one thread.
+     */
+    public Session openSession() {
+        return withOwnContextClassLoader(() -> new Session(kieBase.newKieSession()));
+    }
+
+    /** A stateful session of this rule base (see {@link #openSession()}); no KIE type leaks out of it. */
+    public final class Session implements AutoCloseable {
+        private final KieSession session;
+
+        private Session(KieSession session) {
+            this.session = session;
+        }
+
+        /** Adds a fact to working memory. */
+        public void insert(Object fact) {
+            session.insert(Objects.requireNonNull(fact, "fact"));
+        }
+
+        /** Tells the engine that {@code fact}, already inserted, has changed. */
+        public void update(Object fact) {
+            session.update(handle(fact), fact);
+        }
+
+        /** Removes a fact from working memory. */
+        public void delete(Object fact) {
+            session.delete(handle(fact));
+        }
+
+        /**
+         * Fires until no activation is left.
+         *
+         * @param maxFirings upper bound on activations, to stop a looping rule set
+         * @return the number of activations fired
+         * @throws IllegalStateException if more than {@code maxFirings} activations fire
+         */
+        public int fire(int maxFirings) {
+            int count = withOwnContextClassLoader(() -> session.fireAllRules(maxFirings + 1));
+            if (count > maxFirings) {
+                throw new IllegalStateException("Rules from " + describeSources() + " did not settle within "
+                        + maxFirings + " activations");
+            }
+            return count;
+        }
+
+        /** The facts of the given type in working memory. */
+        public <T> List<T> factsOfType(Class<T> type) {
+            List<T> out = new ArrayList<>();
+            for (Object o : session.getObjects(new ClassObjectFilter(type))) {
+                out.add(type.cast(o));
+            }
+            return out;
+        }
+
+        @Override
+        public void close() {
+            session.dispose();
+        }
+
+        private FactHandle handle(Object fact) {
+            FactHandle h = session.getFactHandle(Objects.requireNonNull(fact, "fact"));
+            if (h == null) {
+                throw new IllegalArgumentException("not in this session's working memory: " + fact);
+            }
+            return h;
+        }
     }
 
     /** Names of all rules in the rule base, sorted. */

@@ -62,6 +62,47 @@ class RuleEngineTest {
     }
 
     @Test
+    void aSessionKeepsItsFactsBetweenFirings() {
+        RuleEngine engine = RuleEngine.compile(List.of(new RuleSource("inline:urgent.drl", URGENT_DRL)));
+        Ticket nine = new Ticket(9);
+
+        try (RuleEngine.Session session = engine.openSession()) {
+            session.insert(nine);
+            assertEquals(1, session.fire(10));
+            session.insert(new Ticket(1));
+            assertEquals(0, session.fire(10));
+            session.update(nine); // a changed fact is matched again
+            assertEquals(1, session.fire(10));
+            assertEquals(List.of("urgent:9", "urgent:9"), session.factsOfType(String.class));
+            session.delete(nine);
+            assertEquals(1, session.factsOfType(Ticket.class).size());
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> session.update(nine));
+            assertTrue(e.getMessage().contains("not in this session's working memory"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aSessionStopsALoopingRuleSet() {
+        String looping = """
+                package test.loop;
+                import dev.rota.rules.Ticket;
+                rule "again"
+                when
+                    $t : Ticket()
+                then
+                    update( $t );
+                end
+                """;
+        RuleEngine engine = RuleEngine.compile(List.of(new RuleSource("inline:loop.drl", looping)));
+
+        try (RuleEngine.Session session = engine.openSession()) {
+            session.insert(new Ticket(1));
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> session.fire(50));
+            assertTrue(e.getMessage().contains("did not settle within 50 activations"), e.getMessage());
+        }
+    }
+
+    @Test
     void malformedDrlNamesTheFileTheLineAndTheError() {
         String broken = """
                 package test.broken;

@@ -1,8 +1,8 @@
 package dev.rota.rules.adaptive;
 
 /**
- * One ApplicationMaster container placed by AG3 (rule "AG3 placement", before the job's tasks): job {@code job}
- * holds one container of machine type {@code type} from now until it completes.
+ * One ApplicationMaster container started by AG4 (rule "AG4 start the ApplicationMaster"): job {@code job} holds
+ * one container of machine type {@code type} from now until it completes.
  */
-public record AmPlacement(int job, int type) {
+public record AmPlacement(int job, int type, int sequence) {
 }

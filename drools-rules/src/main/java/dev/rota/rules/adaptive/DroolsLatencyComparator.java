@@ -2,49 +2,55 @@ package dev.rota.rules.adaptive;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
-import dev.rota.core.adaptive.JavaLatencyComparator;
 import dev.rota.core.adaptive.AdaptiveDefaults;
 import dev.rota.core.adaptive.AdaptiveJob;
 import dev.rota.core.adaptive.GroupConfiguration;
 import dev.rota.core.adaptive.GroupState;
+import dev.rota.core.adaptive.JavaLatencyComparator;
 import dev.rota.core.adaptive.JobEstimate;
 import dev.rota.core.adaptive.LatencyComparator;
 import dev.rota.core.adaptive.LatencyEstimate;
 import dev.rota.core.adaptive.QueueBounds;
 import dev.rota.core.adaptive.QueueSetting;
-import dev.rota.rules.FiringResult;
 import dev.rota.rules.RuleEngine;
 
 /**
- * The comparator as Drools rules, as in the paper (§3.1, Fig. 6): the event loop of Algorithm 1 is Java, and at
- * every allocation event it fires the rule base with the facts of that moment (one {@link Round}, a
- * {@link QueueFact} per queue, a {@link JobFact} per job, a {@link MachinePool} per machine type); the rules of
- * {@code adaptive-comparator.drl} run the four activation groups (AG1 inter-queue, AG2 intra-queue, AG3
- * constraints, AG4 estimation) in salience order and return {@link Placement}s. At the end, AG4 computes every
- * job's completion by Algorithm 2 from its grants; the event loop's own completion must agree, or the estimate
- * fails (a rule/loop inconsistency is a bug, never a silent number).
+ * The comparator as Drools rules, as in the paper (§3.1, Fig. 6): the event loop of Algorithm 1 is Java (slot
+ * finishes, releases, arrivals), and the allocation is the rules of {@code adaptive-comparator.drl}. One session per
+ * estimate holds one {@link Round}, a {@link QueueFact} per queue, a {@link JobFact} per job and a
+ * {@link MachinePool} per machine type; at every event with a free container the loop fires it, and the rules hand
+ * out the free containers one grant at a time, re-deciding after every grant: AG3's checks
+ * ({@value #RULE_AG3_STAGE_BARRIER}, "AG3 AM limits", "AG3 queue maximum", {@value #RULE_AG3_PLACEMENT}) keep the
+ * grantable requests, AG1 picks the queue, AG2 the job by the queue's policy, and AG4 starts its AM or one task
+ * ({@link AmPlacement}, {@link Placement}); the loop turns the placements into running slots. At the end, AG4
+ * ({@value #RULE_AG4_ESTIMATE}) computes every job's completion from its tasks' ends; the event loop's own
+ * completion must agree, or the estimate fails (a rule/loop inconsistency is a bug, never a silent number).
  *
  * <p>The semantics are {@link dev.rota.core.adaptive.JavaLatencyComparator}'s; the two give identical estimates
  * (DroolsLatencyCrossCheckTest). Rules come from the jar ({@link #fromClasspath()}) or, only when an operator
  * configures one, from a directory ({@link #load(Optional)}); a rule file that does not compile fails with
  * {@link dev.rota.rules.RuleCompilationException} naming the file, line and element.
  *
- * <p>Each firing uses a fresh session, so this is much slower than the Java comparator (see
+ * <p>A grant costs seven rule firings, so this is much slower than the Java comparator (see
  * {@code docs/adaptiveconfig.md} for the measured ratio); use it to audit or to try rule changes, and the Java
- * comparator inside the optimizers. Thread-safe.
+ * comparator inside the optimizers. Thread-safe: each estimate has its own session.
  */
 public final class DroolsLatencyComparator implements LatencyComparator {
 
     /** Rule names (API: tests and docs refer to them). */
-    public static final String RULE_AG1_CAPACITY = "AG1 capacity: guarantee, then elastic up to maximum-capacity";
-    public static final String RULE_AG1_FAIR = "AG1 fair: min resources, then weighted max-min up to max resources";
+    public static final String RULE_AG1_CAPACITY =
+            "AG1 capacity: least used capacity first, elastic up to maximum-capacity";
+    public static final String RULE_AG1_FAIR = "AG1 fair: below min share first, then least used per weight";
+    public static final String RULE_AG3_STAGE_BARRIER = "AG3 stage barrier";
     public static final String RULE_AG3_PLACEMENT = "AG3 placement";
-    public static final String RULE_AG4_ESTIMATE = "AG4 Algorithm 2 estimate";
+    public static final String RULE_AG4_START_TASK = "AG4 start a task";
+    public static final String RULE_AG4_ESTIMATE = "AG4 completion estimate";
 
     private final RuleEngine engine;
     private final boolean amContainers;
@@ -59,8 +65,9 @@ public final class DroolsLatencyComparator implements LatencyComparator {
     }
 
     /**
-     * @param amContainers model one ApplicationMaster container per job (the AG2 helpers and {@value #RULE_AG3_PLACEMENT}
-     *                     of adaptive-comparator.drl; a rule base that places tasks of a job without its AM fails)
+     * @param amContainers model one ApplicationMaster container per job (rules "AG3 stage barrier", "AG3 AM limits" and
+     *                     "AG4 start the ApplicationMaster" of adaptive-comparator.drl; a rule base that starts tasks of
+     *                     a job without its AM fails)
      */
     public DroolsLatencyComparator(RuleEngine engine, boolean amContainers) {
         this(engine, amContainers, AdaptiveDefaults.RELEASE_PER_TASK);
@@ -69,7 +76,8 @@ public final class DroolsLatencyComparator implements LatencyComparator {
     /**
      * @param amContainers   as {@link #DroolsLatencyComparator(RuleEngine, boolean)}
      * @param releasePerTask a task's container goes back to the group when the task ends (YARN MapReduce) instead of
-     *                       running its job's next task; AG4 then estimates by rule "AG4 per-task release estimate"
+     *                       running its job's next task of the same stage (the event loop's choice; the rules
+     *                       see the released containers)
      */
     public DroolsLatencyComparator(RuleEngine engine, boolean amContainers, boolean releasePerTask) {
         this.engine = Objects.requireNonNull(engine, "engine");
@@ -120,22 +128,7 @@ public final class DroolsLatencyComparator implements LatencyComparator {
         return releasePerTask;
     }
 
-    /** Per-estimate AM state of the event loop. */
-    private static final class Ams {
-        final boolean[] held;
-        final int[] type;
-        final int[] perQueue;
-
-        Ams(int jobs, int queues) {
-            held = new boolean[jobs];
-            type = new int[jobs];
-            perQueue = new int[queues];
-        }
-    }
-
-    private static final double EPS = 1e-9;
-
-    /** A running or granted task slot. */
+    /** A running task slot. */
     private static final class Slot {
         final int job;
         final int type;
@@ -148,6 +141,19 @@ public final class DroolsLatencyComparator implements LatencyComparator {
         }
     }
 
+    /** Per-job end times of the tasks that ran, for AG4's completion estimate. */
+    private static final class Ends {
+        double[] at = new double[4];
+        int n;
+
+        void add(double end) {
+            if (n == at.length) {
+                at = Arrays.copyOf(at, n * 2);
+            }
+            at[n++] = end;
+        }
+    }
+
     @Override
     public LatencyEstimate estimate(GroupState group, GroupConfiguration config, int r) {
         LatencyComparator.validate(group, config, r);
@@ -156,269 +162,230 @@ public final class DroolsLatencyComparator implements LatencyComparator {
         int nQ = group.queues().size();
         double[] shares = group.machineTypeShares();
         int nM = shares.length;
-        int[] typeFree = new int[shares.length];
-        JavaLatencyComparator.splitByType(shares, r, typeFree);
-        int[] next = new int[nJ];
-        int[] heldC = new int[nJ];
-        int[] heldV = new int[nJ];
-        int[] slots = new int[nJ];
-        boolean[] arrived = new boolean[nJ];
-        double[] firstGrant = new double[nJ];
-        double[] loopCompletion = new double[nJ];
-        List<List<double[]>> grants = new ArrayList<>();
-        List<Slot> active = new ArrayList<>();
-        double now = group.now();
-        for (int j = 0; j < nJ; j++) {
-            AdaptiveJob a = jobs.get(j);
-            arrived[j] = a.submitTime() <= now;
-            firstGrant[j] = Double.NaN;
-            loopCompletion[j] = Double.NaN;
-            grants.add(new ArrayList<>());
+        int[] split = new int[nM];
+        JavaLatencyComparator.splitByType(shares, r, split);
+        MachinePool[] pools = new MachinePool[nM];
+        for (int m = 0; m < nM; m++) {
+            pools[m] = new MachinePool(m, split[m]);
         }
-        Ams ams = new Ams(nJ, nQ);
-        for (int j = 0; j < nJ; j++) {
-            AdaptiveJob a = jobs.get(j);
-            if (amContainers && a.amRunning()) {
-                firstGrant[j] = Math.min(a.submitTime(), now);
-                int type = -1;
-                for (int m = 0; m < nM; m++) {
-                    if (a.allows(m) && (type < 0 || typeFree[m] > typeFree[type])) {
-                        type = m;
-                    }
-                }
-                type = Math.max(type, 0);
-                typeFree[type]--;
-                heldC[j]++;
-                heldV[j]++;
-                ams.held[j] = true;
-                ams.type[j] = type;
-                ams.perQueue[a.queue()]++;
-            }
-            if (a.runningTaskSeconds().length == 0) {
-                continue;
-            }
-            firstGrant[j] = Math.min(a.submitTime(), now);
-            for (double rem : a.runningTaskSeconds()) {
-                int type = -1;
-                for (int m = 0; m < nM; m++) {
-                    if (a.allows(m) && (type < 0 || typeFree[m] > typeFree[type])) {
-                        type = m;
-                    }
-                }
-                type = Math.max(type, 0);
-                typeFree[type] -= a.containersPerTask();
-                heldC[j] += a.containersPerTask();
-                heldV[j] += a.vcoresPerTask();
-                slots[j]++;
-                active.add(new Slot(j, type, now + rem));
-                grants.get(j).add(new double[] {now + rem, releasePerTask ? 0 : 1});
-            }
-        }
-        double t = now;
-        while (true) {
-            allocationRound(group, config, r, t, typeFree, next, heldC, heldV, slots, arrived, firstGrant, grants, active,
-                    ams);
-            double nextT = Double.POSITIVE_INFINITY;
-            for (Slot s : active) {
-                nextT = Math.min(nextT, s.freeAt);
-            }
-            for (int j = 0; j < nJ; j++) {
-                if (!arrived[j] && jobs.get(j).submitTime() < nextT) {
-                    nextT = jobs.get(j).submitTime();
-                }
-            }
-            if (nextT == Double.POSITIVE_INFINITY) {
-                break;
-            }
-            t = nextT;
-            // slots finishing now, in slot order; a released slot is replaced by the last one, which is looked at
-            // next (the Java comparator's order, which decides the machine type a continuing task keeps)
-            int i = 0;
-            while (i < active.size()) {
-                Slot s = active.get(i);
-                if (s.freeAt != t) {
-                    i++;
-                    continue;
-                }
-                AdaptiveJob a = jobs.get(s.job);
-                if (!releasePerTask && next[s.job] < a.taskSeconds().length) {
-                    s.freeAt = t + a.taskSeconds()[next[s.job]++];
-                    i++;
-                } else {
-                    Slot last = active.remove(active.size() - 1);
-                    if (i < active.size()) {
-                        active.set(i, last);
-                    }
-                    typeFree[s.type] += a.containersPerTask();
-                    heldC[s.job] -= a.containersPerTask();
-                    heldV[s.job] -= a.vcoresPerTask();
-                    if (--slots[s.job] == 0 && next[s.job] >= a.taskSeconds().length) {
-                        loopCompletion[s.job] = t;
-                        if (ams.held[s.job]) {
-                            ams.held[s.job] = false;
-                            typeFree[ams.type[s.job]]++;
-                            heldC[s.job]--;
-                            heldV[s.job]--;
-                            ams.perQueue[a.queue()]--;
-                        }
-                    }
-                }
-            }
-            for (int j = 0; j < nJ; j++) {
-                if (!arrived[j] && jobs.get(j).submitTime() <= t) {
-                    arrived[j] = true;
-                }
-            }
-        }
-        // AG4: Algorithm 2 over every job's grants
-        List<Object> facts = new ArrayList<>();
-        facts.add(new Round(config.kind(), r, 0, t, nQ, nJ, Stage.ESTIMATE));
-        for (int j = 0; j < nJ; j++) {
-            AdaptiveJob a = jobs.get(j);
-            List<double[]> g = new ArrayList<>(grants.get(j));
-            g.sort(Comparator.comparingDouble(x -> x[0]));
-            facts.add(JobRecord.of(j, a.id(), a.submitTime(), firstGrant[j], a.taskSeconds(), g, t, releasePerTask));
-        }
-        FiringResult fired = engine.fire(facts);
-        EstimateFact[] estimates = new EstimateFact[nJ];
-        for (EstimateFact e : fired.factsOfType(EstimateFact.class)) {
-            estimates[e.index()] = e;
-        }
-        List<JobEstimate> out = new ArrayList<>(nJ);
-        double sum = 0;
-        for (int j = 0; j < nJ; j++) {
-            AdaptiveJob a = jobs.get(j);
-            EstimateFact e = estimates[j];
-            if (e == null) {
-                throw new IllegalStateException("rules " + engine.describeSources() + " produced no estimate for job " + a.id());
-            }
-            if (!e.starved() && e.completion() != loopCompletion[j]) {
-                throw new IllegalStateException("AG4 estimated job " + a.id() + " to complete at " + e.completion()
-                        + " but the event loop completed it at " + loopCompletion[j]);
-            }
-            double fg = Double.isNaN(firstGrant[j]) ? e.completion() : firstGrant[j];
-            out.add(new JobEstimate(a.id(), fg - a.submitTime(), e.completion() - fg, e.completion(), e.starved()));
-            sum += e.completion() - a.submitTime();
-        }
-        return new LatencyEstimate(nJ == 0 ? 0.0 : sum / nJ, out);
-    }
-
-    private void allocationRound(GroupState group, GroupConfiguration config, int r, double t, int[] typeFree, int[] next,
-            int[] heldC, int[] heldV, int[] slots, boolean[] arrived, double[] firstGrant, List<List<double[]>> grants,
-            List<Slot> active, Ams ams) {
-        List<AdaptiveJob> jobs = group.jobs();
-        int nQ = group.queues().size();
-        int free = 0;
-        for (int f : typeFree) {
-            free += Math.max(0, f);
-        }
-        if (free <= 0) {
-            return;
-        }
-        int[] used = new int[nQ];
-        int[] demand = new int[nQ];
-        boolean anyDemand = false;
-        boolean[] pending = new boolean[jobs.size()];
-        boolean[] wantsAm = new boolean[jobs.size()];
-        int[] amAsks = new int[nQ];
-        int groupAms = 0;
-        for (int q = 0; q < nQ; q++) {
-            groupAms += ams.perQueue[q];
-        }
-        Integer[] fifo = new Integer[jobs.size()];
-        for (int j = 0; j < fifo.length; j++) {
-            fifo[j] = j;
-        }
-        java.util.Arrays.sort(fifo, Comparator.comparingDouble((Integer j) -> jobs.get(j).submitTime()).thenComparingInt(j -> j));
-        for (int j = 0; j < jobs.size(); j++) {
-            used[jobs.get(j).queue()] += heldC[j];
-        }
-        // demand: tasks of jobs holding their AM; 1 + tasks of jobs waiting for it, in FIFO order while the queue's
-        // AM limit allows
-        for (int j : fifo) {
-            AdaptiveJob a = jobs.get(j);
-            int q = a.queue();
-            boolean unstarted = arrived[j] && next[j] < a.taskSeconds().length;
-            wantsAm[j] = amContainers && unstarted && !ams.held[j];
-            pending[j] = unstarted;
-            if (wantsAm[j]) {
-                QueueSetting s = config.queues().get(q);
-                int maxC = (int) Math.floor(Math.min(s.maxShare(), group.bounds().get(q).max()) * r + EPS);
-                int limit = Math.max(1, (int) Math.floor(AdaptiveDefaults.AM_SHARE * maxC + EPS));
-                if (ams.perQueue[q] + amAsks[q] < limit) {
-                    amAsks[q]++;
-                    demand[q] += 1 + (a.taskSeconds().length - next[j]) * a.containersPerTask();
-                    anyDemand = true;
-                }
-            } else if (unstarted) {
-                demand[a.queue()] += (a.taskSeconds().length - next[j]) * a.containersPerTask();
-                anyDemand = true;
-            }
-        }
-        if (!anyDemand) {
-            return;
-        }
-        List<Object> facts = new ArrayList<>();
-        Round round = new Round(config.kind(), r, free, t, nQ, jobs.size(), Stage.INTER_QUEUE);
-        round.setGroupAms(groupAms);
-        facts.add(round);
+        QueueFact[] queues = new QueueFact[nQ];
         for (int q = 0; q < nQ; q++) {
             QueueSetting s = config.queues().get(q);
             QueueBounds b = group.bounds().get(q);
-            facts.add(new QueueFact(q, s.share(), b.min(), Math.min(s.maxShare(), b.max()), s.policy(), used[q], demand[q],
-                    ams.perQueue[q]));
+            queues[q] = new QueueFact(q, s.share(), b.min(), Math.min(s.maxShare(), b.max()), s.policy());
         }
-        for (int j = 0; j < jobs.size(); j++) {
+        // FIFO order over all jobs: submission, then index
+        Integer[] fifo = new Integer[nJ];
+        for (int j = 0; j < nJ; j++) {
+            fifo[j] = j;
+        }
+        Arrays.sort(fifo, Comparator.comparingDouble((Integer j) -> jobs.get(j).submitTime()).thenComparingInt(j -> j));
+        int[] rank = new int[nJ];
+        for (int i = 0; i < nJ; i++) {
+            rank[fifo[i]] = i;
+        }
+        double now = group.now();
+        JobFact[] facts = new JobFact[nJ];
+        Ends[] ends = new Ends[nJ];
+        double[] loopCompletion = new double[nJ];
+        int totalTasks = 0;
+        for (int j = 0; j < nJ; j++) {
             AdaptiveJob a = jobs.get(j);
-            double work = 0;
-            for (int k = next[j]; k < a.taskSeconds().length; k++) {
-                work += a.taskSeconds()[k];
-            }
-            JobFact fact = new JobFact(j, a.queue(), a.submitTime(), a.deadline(), a.containersPerTask(), a.vcoresPerTask(),
-                    heldC[j], heldV[j], a.taskSeconds().length - next[j], work, a.allowedMachineTypes(), pending[j]);
-            fact.setWantsAm(wantsAm[j]);
-            facts.add(fact);
+            facts[j] = new JobFact(j, a.queue(), a.submitTime(), rank[j], a.deadline(), a.containersPerTask(),
+                    a.vcoresPerTask(), a.allowedMachineTypes(), a.taskSeconds(), a.barriers(), a.submitTime() <= now);
+            ends[j] = new Ends();
+            loopCompletion[j] = Double.NaN;
+            totalTasks += a.taskSeconds().length;
         }
-        for (int m = 0; m < typeFree.length; m++) {
-            facts.add(new MachinePool(m, typeFree[m]));
-        }
-        FiringResult fired = engine.fire(facts);
-        for (AmPlacement p : fired.factsOfType(AmPlacement.class)) {
-            int j = p.job();
-            typeFree[p.type()]--;
-            heldC[j]++;
-            heldV[j]++;
-            ams.held[j] = true;
-            ams.type[j] = p.type();
-            ams.perQueue[jobs.get(j).queue()]++;
-            if (Double.isNaN(firstGrant[j])) {
-                firstGrant[j] = t;
-            }
-        }
-        List<Placement> placements = new ArrayList<>(fired.factsOfType(Placement.class));
-        placements.sort(Comparator.comparingInt(Placement::sequence));
-        int[] count = new int[jobs.size()];
-        for (Placement p : placements) {
-            int j = p.job();
+        Round round = new Round(config.kind(), r, amContainers, nQ, nJ, now, Stage.DONE);
+        // the AMs and tasks running now, each on the allowed type with the most free containers (room or not)
+        List<Slot> active = new ArrayList<>();
+        for (int j = 0; j < nJ; j++) {
             AdaptiveJob a = jobs.get(j);
-            double d = a.taskSeconds()[next[j]++];
-            typeFree[p.type()] -= a.containersPerTask();
-            heldC[j] += a.containersPerTask();
-            heldV[j] += a.vcoresPerTask();
-            slots[j]++;
-            if (Double.isNaN(firstGrant[j])) {
-                firstGrant[j] = t;
+            JobFact f = facts[j];
+            QueueFact queue = queues[a.queue()];
+            if (amContainers && a.amRunning()) {
+                f.setFirstGrant(Math.min(a.submitTime(), now));
+                int type = heldType(a, pools);
+                pools[type].setFree(pools[type].getFree() - 1);
+                f.holdAm(true, type);
+                queue.setUsed(queue.getUsed() + 1);
+                queue.setAms(queue.getAms() + 1);
+                round.setGroupAms(round.getGroupAms() + 1);
             }
-            if (amContainers && !ams.held[j]) {
-                throw new IllegalStateException("rules " + engine.describeSources() + " started a task of job " + a.id()
-                        + " before its ApplicationMaster (the rule base does not model AM containers)");
+            for (double rem : a.runningTaskSeconds()) {
+                f.setFirstGrant(Math.min(a.submitTime(), now));
+                int type = heldType(a, pools);
+                pools[type].setFree(pools[type].getFree() - a.containersPerTask());
+                f.holdSlot(true);
+                queue.setUsed(queue.getUsed() + a.containersPerTask());
+                active.add(new Slot(j, type, now + rem));
+                ends[j].add(now + rem);
             }
-            active.add(new Slot(j, p.type(), t + d));
-            count[j]++;
         }
-        for (int j = 0; j < count.length; j++) {
-            if (count[j] > 0) {
-                grants.get(j).add(new double[] {t, count[j]});
+        try (RuleEngine.Session session = engine.openSession()) {
+            session.insert(round);
+            for (QueueFact q : queues) {
+                session.insert(q);
+            }
+            for (JobFact f : facts) {
+                session.insert(f);
+            }
+            for (MachinePool p : pools) {
+                session.insert(p);
+            }
+            double t = now;
+            while (true) {
+                allocate(session, round, t, facts, pools, active, ends);
+                double nextT = Double.POSITIVE_INFINITY;
+                for (Slot s : active) {
+                    nextT = Math.min(nextT, s.freeAt);
+                }
+                for (int j = 0; j < nJ; j++) {
+                    if (!facts[j].isArrived() && facts[j].getSubmit() < nextT) {
+                        nextT = facts[j].getSubmit();
+                    }
+                }
+                if (nextT == Double.POSITIVE_INFINITY) {
+                    break;
+                }
+                t = nextT;
+                finishSlots(t, facts, queues, pools, round, active, ends, loopCompletion);
+                for (JobFact f : facts) {
+                    if (!f.isArrived() && f.getSubmit() <= t) {
+                        f.setArrived(true);
+                    }
+                }
+            }
+            // AG4: every job's completion from its tasks' ends
+            for (int j = 0; j < nJ; j++) {
+                AdaptiveJob a = jobs.get(j);
+                session.insert(new JobRecord(j, a.id(), a.submitTime(), Arrays.copyOf(ends[j].at, ends[j].n),
+                        facts[j].getNext() >= facts[j].getTaskCount(), t));
+            }
+            round.setCursor(0);
+            round.setStage(Stage.ESTIMATE);
+            session.update(round);
+            session.fire(nJ + 8);
+            EstimateFact[] estimates = new EstimateFact[nJ];
+            for (EstimateFact e : session.factsOfType(EstimateFact.class)) {
+                estimates[e.index()] = e;
+            }
+            List<JobEstimate> out = new ArrayList<>(nJ);
+            double sum = 0;
+            for (int j = 0; j < nJ; j++) {
+                AdaptiveJob a = jobs.get(j);
+                EstimateFact e = estimates[j];
+                if (e == null) {
+                    throw new IllegalStateException("rules " + engine.describeSources()
+                            + " produced no estimate for job " + a.id());
+                }
+                if (!e.starved() && e.completion() != loopCompletion[j]) {
+                    throw new IllegalStateException("AG4 estimated job " + a.id() + " to complete at " + e.completion()
+                            + " but the event loop completed it at " + loopCompletion[j]);
+                }
+                double fg = Double.isNaN(facts[j].getFirstGrant()) ? e.completion() : facts[j].getFirstGrant();
+                out.add(new JobEstimate(a.id(), fg - a.submitTime(), e.completion() - fg, e.completion(), e.starved()));
+                sum += e.completion() - a.submitTime();
+            }
+            return new LatencyEstimate(nJ == 0 ? 0.0 : sum / nJ, out);
+        }
+    }
+
+    /** The allowed type with the most free containers for a container held at the start, room or not (else 0). */
+    private static int heldType(AdaptiveJob a, MachinePool[] pools) {
+        int type = -1;
+        for (int m = 0; m < pools.length; m++) {
+            if (a.allows(m) && (type < 0 || pools[m].getFree() > pools[type].getFree())) {
+                type = m;
+            }
+        }
+        return Math.max(type, 0);
+    }
+
+    /**
+     * Fires the rules at time t when a container is free and a job waits: they hand out grants one at a time until
+     * no queue can take one. The started tasks become slots, in grant order.
+     */
+    private void allocate(RuleEngine.Session session, Round round, double t, JobFact[] facts, MachinePool[] pools,
+            List<Slot> active, Ends[] ends) {
+        int free = 0;
+        for (MachinePool p : pools) {
+            free += Math.max(0, p.getFree());
+        }
+        boolean waiting = false;
+        for (JobFact f : facts) {
+            waiting |= f.isArrived() && f.getNext() < f.getTaskCount();
+        }
+        if (free <= 0 || !waiting) {
+            return;
+        }
+        round.setTime(t);
+        round.setStage(Stage.STAGE_BARRIER);
+        session.update(round);
+        // a grant is AG3's four checks, AG1, AG2 and AG4: seven firings; each takes at least one container
+        session.fire(7 * (free + 1) + 16);
+        for (AmPlacement p : session.factsOfType(AmPlacement.class)) {
+            session.delete(p);
+        }
+        List<Placement> placements = session.factsOfType(Placement.class);
+        if (placements.isEmpty()) {
+            return;
+        }
+        Placement[] sorted = placements.toArray(new Placement[0]);
+        Arrays.sort(sorted, Comparator.comparingInt(Placement::sequence));
+        for (Placement p : sorted) {
+            JobFact f = facts[p.job()];
+            if (amContainers && !f.isAmHeld()) {
+                throw new IllegalStateException("rules " + engine.describeSources() + " started a task of job index "
+                        + p.job() + " before its ApplicationMaster (the rule base does not model AM containers)");
+            }
+            active.add(new Slot(p.job(), p.type(), p.end()));
+            ends[p.job()].add(p.end());
+            session.delete(p);
+        }
+    }
+
+    /**
+     * The slots finishing at t, in slot order (a released slot is replaced by the last one, which is looked at next:
+     * the Java comparator's order, which decides the machine type a continuing task keeps). With container reuse a
+     * slot takes its job's next task of the current stage; else it is released, and a job with no slot and no
+     * unstarted task completes and releases its AM.
+     */
+    private void finishSlots(double t, JobFact[] facts, QueueFact[] queues, MachinePool[] pools, Round round,
+            List<Slot> active, Ends[] ends, double[] loopCompletion) {
+        int i = 0;
+        while (i < active.size()) {
+            Slot s = active.get(i);
+            if (s.freeAt != t) {
+                i++;
+                continue;
+            }
+            JobFact f = facts[s.job];
+            if (!releasePerTask && f.getNext() < f.getStageEnd()) {
+                s.freeAt = t + f.startTask();
+                ends[s.job].add(s.freeAt);
+                i++;
+                continue;
+            }
+            QueueFact queue = queues[f.getQueue()];
+            pools[s.type].setFree(pools[s.type].getFree() + f.getContainersPerTask());
+            f.holdSlot(false);
+            queue.setUsed(queue.getUsed() - f.getContainersPerTask());
+            if (f.getSlots() == 0 && f.getNext() >= f.getTaskCount()) {
+                loopCompletion[s.job] = t;
+                if (f.isAmHeld()) {
+                    int type = f.getAmType();
+                    pools[type].setFree(pools[type].getFree() + 1);
+                    f.holdAm(false, type);
+                    queue.setUsed(queue.getUsed() - 1);
+                    queue.setAms(queue.getAms() - 1);
+                    round.setGroupAms(round.getGroupAms() - 1);
+                }
+            }
+            Slot last = active.remove(active.size() - 1);
+            if (i < active.size()) {
+                active.set(i, last);
             }
         }
     }

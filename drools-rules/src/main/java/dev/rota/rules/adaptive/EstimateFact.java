@@ -5,7 +5,7 @@ package dev.rota.rules.adaptive;
  *
  * @param index      job index
  * @param completion absolute completion time
- * @param starved    the job never got a container
+ * @param starved    the job never got every task started (charged the starvation penalty)
  */
 public record EstimateFact(int index, double completion, boolean starved) {
 }

@@ -1,9 +1,9 @@
 package dev.rota.rules.adaptive;
 
 /**
- * One granted task placed by AG3 (a Grant that passed the constraint checks): job {@code job} starts its next
- * task now on {@code containersPerTask} containers of machine type {@code type}. {@code sequence} is the
- * placement order.
+ * One task started by AG4 (a grant that passed the AG3 checks): job {@code job} runs its next task from {@code start}
+ * to {@code end} on {@code containersPerTask} containers of machine type {@code type}. {@code sequence} is the
+ * grant order.
  */
-public record Placement(int job, int type, int sequence) {
+public record Placement(int job, int type, int sequence, double start, double end) {
 }

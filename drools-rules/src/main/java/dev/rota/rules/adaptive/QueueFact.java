@@ -2,40 +2,32 @@ package dev.rota.rules.adaptive;
 
 import dev.rota.core.adaptive.IntraQueuePolicy;
 
-/** A second-level queue and its configuration (the Queue and QueueConfig facts); AG1 writes {@code share}. */
+/**
+ * A second-level queue and its configuration (the Queue and QueueConfig facts). {@code used} and {@code ams}
+ * follow the grants (AG4) and the releases (event loop); AG3 writes {@code demand} and {@code grantable}.
+ */
 public final class QueueFact {
     private final int index;
     private final double weight;
     private final double minShare;
     private final double maxShare;
     private final IntraQueuePolicy policy;
-    private final int used;
-    private final int demand;
+    private int used;
     private int ams;
-    private int amNew;
-    private int share;
+    private int demand;
+    private boolean grantable;
 
     /**
      * @param weight   capacity share (Capacity) or weight (Fair)
      * @param minShare the queue bound's minimum share of the group
      * @param maxShare min(configured maximum share, queue bound maximum)
      */
-    public QueueFact(int index, double weight, double minShare, double maxShare, IntraQueuePolicy policy, int used,
-            int demand) {
+    public QueueFact(int index, double weight, double minShare, double maxShare, IntraQueuePolicy policy) {
         this.index = index;
         this.weight = weight;
         this.minShare = minShare;
         this.maxShare = maxShare;
         this.policy = policy;
-        this.used = used;
-        this.demand = demand;
-    }
-
-    /** As above, with {@code ams} ApplicationMasters running in the queue now. */
-    public QueueFact(int index, double weight, double minShare, double maxShare, IntraQueuePolicy policy, int used,
-            int demand, int ams) {
-        this(index, weight, minShare, maxShare, policy, used, demand);
-        this.ams = ams;
     }
 
     public int getIndex() {
@@ -58,33 +50,39 @@ public final class QueueFact {
         return policy;
     }
 
+    /** Containers the queue's jobs hold (tasks and AMs). */
     public int getUsed() {
         return used;
     }
 
-    public int getDemand() {
-        return demand;
+    public void setUsed(int used) {
+        this.used = used;
     }
 
-    /** ApplicationMasters running in the queue (AM admission counts them against the AM limit). */
+    /** ApplicationMasters running in the queue. */
     public int getAms() {
         return ams;
     }
 
-    /** AMs AG2 granted in this queue in this round. */
-    public int getAmNew() {
-        return amNew;
+    public void setAms(int ams) {
+        this.ams = ams;
     }
 
-    public void setAmNew(int amNew) {
-        this.amNew = amNew;
+    /** Containers the queue asks for (AG3, for Fair's min share). */
+    public int getDemand() {
+        return demand;
     }
 
-    public int getShare() {
-        return share;
+    public void setDemand(int demand) {
+        this.demand = demand;
     }
 
-    public void setShare(int share) {
-        this.share = share;
+    /** Whether one of the queue's requests passed every AG3 check. */
+    public boolean isGrantable() {
+        return grantable;
+    }
+
+    public void setGrantable(boolean grantable) {
+        this.grantable = grantable;
     }
 }

@@ -3,30 +3,34 @@ package dev.rota.rules.adaptive;
 import dev.rota.core.adaptive.SchedulerKind;
 
 /**
- * The control fact of one rule firing (the GroupResource and Clock facts of the digest): the scheduler kind, the
- * group's containers r, the free containers now, the time, and the stage/cursor that sequences the four
- * activation groups.
+ * The control fact (the GroupResource and Clock facts of the digest): the scheduler kind, the group's containers r,
+ * whether AM containers are modelled, the time of the current event, the AMs running in the group, and the
+ * stage that sequences the activation groups with the queue and job AG1 and AG2 picked for the current grant.
+ * Rules change it with {@code modify}; the event loop changes {@code time} and {@code stage} and then updates it.
  */
 public final class Round {
     private final SchedulerKind kind;
     private final int containers;
-    private final int free;
-    private int groupAms;
-    private int amNewGroup;
-    private final double time;
+    private final boolean amContainers;
     private final int queues;
     private final int jobs;
+    private double time;
     private Stage stage;
+    private int groupAms;
+    private int pickedQueue = -1;
+    private int pickedJob = -1;
+    private boolean pickedAm;
     private int cursor;
     private int grantSequence;
 
-    public Round(SchedulerKind kind, int containers, int free, double time, int queues, int jobs, Stage stage) {
+    public Round(SchedulerKind kind, int containers, boolean amContainers, int queues, int jobs, double time,
+            Stage stage) {
         this.kind = kind;
         this.containers = containers;
-        this.free = free;
-        this.time = time;
+        this.amContainers = amContainers;
         this.queues = queues;
         this.jobs = jobs;
+        this.time = time;
         this.stage = stage;
     }
 
@@ -34,16 +38,14 @@ public final class Round {
         return kind;
     }
 
+    /** The group's containers r. */
     public int getContainers() {
         return containers;
     }
 
-    public int getFree() {
-        return free;
-    }
-
-    public double getTime() {
-        return time;
+    /** Whether a job needs an ApplicationMaster container before its tasks. */
+    public boolean isAmContainers() {
+        return amContainers;
     }
 
     public int getQueues() {
@@ -54,6 +56,15 @@ public final class Round {
         return jobs;
     }
 
+    /** The time of the current event. */
+    public double getTime() {
+        return time;
+    }
+
+    public void setTime(double time) {
+        this.time = time;
+    }
+
     public Stage getStage() {
         return stage;
     }
@@ -62,7 +73,7 @@ public final class Round {
         this.stage = stage;
     }
 
-    /** ApplicationMasters running in the group at the start of the round. */
+    /** ApplicationMasters running in the group. */
     public int getGroupAms() {
         return groupAms;
     }
@@ -71,15 +82,34 @@ public final class Round {
         this.groupAms = groupAms;
     }
 
-    /** AMs granted by AG2 in this round (all queues). */
-    public int getAmNewGroup() {
-        return amNewGroup;
+    /** The queue AG1 picked for the current grant. */
+    public int getPickedQueue() {
+        return pickedQueue;
     }
 
-    public void setAmNewGroup(int amNewGroup) {
-        this.amNewGroup = amNewGroup;
+    public void setPickedQueue(int pickedQueue) {
+        this.pickedQueue = pickedQueue;
     }
 
+    /** The job AG2 picked for the current grant. */
+    public int getPickedJob() {
+        return pickedJob;
+    }
+
+    public void setPickedJob(int pickedJob) {
+        this.pickedJob = pickedJob;
+    }
+
+    /** Whether the current grant is the picked job's AM (else one of its tasks). */
+    public boolean isPickedAm() {
+        return pickedAm;
+    }
+
+    public void setPickedAm(boolean pickedAm) {
+        this.pickedAm = pickedAm;
+    }
+
+    /** Job index of the estimation stage. */
     public int getCursor() {
         return cursor;
     }
@@ -88,12 +118,8 @@ public final class Round {
         this.cursor = cursor;
     }
 
-    /** Next grant order number (AG2 numbers its grants so AG3 can cut the newest and place in order). */
-    public int nextGrantOrder() {
+    /** Next grant number (AG4 numbers its placements so the event loop adds slots in grant order). */
+    public int nextGrantSequence() {
         return grantSequence++;
-    }
-
-    public int getGrantSequence() {
-        return grantSequence;
     }
 }

@@ -35,7 +35,9 @@ class DroolsLatencyComparatorTest {
         RuleEngine engine = RuleEngine.fromClasspath();
         assertTrue(engine.ruleNames().containsAll(List.of(DroolsLatencyComparator.RULE_AG1_CAPACITY,
                 DroolsLatencyComparator.RULE_AG1_FAIR, "AG2 FIFO", "AG2 Fair", "AG2 DRF", "AG2 EDF", "AG2 LRTF",
-                "AG3 queue maximum", DroolsLatencyComparator.RULE_AG3_PLACEMENT, DroolsLatencyComparator.RULE_AG4_ESTIMATE,
+                DroolsLatencyComparator.RULE_AG3_STAGE_BARRIER, "AG3 AM limits", "AG3 queue maximum",
+                DroolsLatencyComparator.RULE_AG3_PLACEMENT, "AG4 start the ApplicationMaster",
+                DroolsLatencyComparator.RULE_AG4_START_TASK, DroolsLatencyComparator.RULE_AG4_ESTIMATE,
                 "AG4 starved job")), engine.ruleNames()::toString);
         assertTrue(engine.sources().stream().map(RuleSource::origin).toList()
                 .contains("classpath:dev/rota/rules/adaptive-comparator.drl"));
@@ -44,8 +46,9 @@ class DroolsLatencyComparatorTest {
     @Test
     void operatorDirectoryOverridesOnlyWhenConfigured(@TempDir Path dir) throws IOException {
         // the operator's copy makes FIFO queues behave as Fair: the rules, not Java, decide
-        String drl = bundledDrl().replace("greedy($r, $q, ordered($jobs, false, false));",
-                "oneTaskAtATime($r, $q, ordered($jobs, false, false), false);");
+        String drl = bundledDrl().replace("key[i] = 0.0; // the earliest submission",
+                "key[i] = a[i].getHeldContainers(); // as AG2 Fair");
+        assertTrue(drl.contains("as AG2 Fair"));
         Files.writeString(dir.resolve("my-adaptive.drl"), drl);
         // Fig. 7 has no AM containers
         DroolsLatencyComparator operator = DroolsLatencyComparator.load(Optional.of(dir), false);
@@ -58,8 +61,8 @@ class DroolsLatencyComparatorTest {
 
     @Test
     void aRuleFileThatDoesNotCompileIsNamedWithTheRule(@TempDir Path dir) throws IOException {
-        String drl = bundledDrl().replace("greedy($r, $q, ordered($jobs, true, false));",
-                "greedy($r, $q, orderd($jobs, true, false));");
+        String drl = bundledDrl().replace("key[i] = a[i].getDeadline();", "key[i] = a[i].getDedline();");
+        assertTrue(drl.contains("getDedline"));
         Files.writeString(dir.resolve("broken.drl"), drl);
         RuleCompilationException e = assertThrows(RuleCompilationException.class,
                 () -> DroolsLatencyComparator.load(Optional.of(dir)));

@@ -128,32 +128,104 @@ class DroolsLatencyCrossCheckTest {
                         AdaptiveJob.of("j3", 1, 0, 10, 10)), 0),
                 releaseCase());
         for (GroupState g : groups) {
-            List<GroupConfiguration> configs = new ArrayList<>();
-            int n = g.queues().size();
-            if (n == 2) {
-                configs.addAll(SearchSpace.paperCapacity(2).configurations());
-                configs.addAll(SearchSpace.paperFair(2).configurations());
-            }
-            for (IntraQueuePolicy p : IntraQueuePolicy.values()) {
-                double[] w = new double[n];
-                Arrays.fill(w, 1.0 / n);
-                configs.add(GroupConfiguration.capacity(p, w));
-                configs.add(GroupConfiguration.capacity(p, w).nonElastic());
-                configs.add(GroupConfiguration.fair(p, w));
-            }
-            for (GroupConfiguration c : configs) {
-                for (int r : new int[] {0, 1, 3, 5, 8, 13}) {
-                    assertSame(g, c, r);
-                }
+            assertEveryConfigurationAgrees(g, 0, 1, 3, 5, 8, 13);
+        }
+    }
+
+    /** Every paper configuration (2 queues) and every policy under Capacity, non-elastic Capacity and Fair. */
+    private void assertEveryConfigurationAgrees(GroupState g, int... containers) {
+        List<GroupConfiguration> configs = new ArrayList<>();
+        int n = g.queues().size();
+        if (n == 2) {
+            configs.addAll(SearchSpace.paperCapacity(2).configurations());
+            configs.addAll(SearchSpace.paperFair(2).configurations());
+        }
+        for (IntraQueuePolicy p : IntraQueuePolicy.values()) {
+            double[] w = new double[n];
+            Arrays.fill(w, 1.0 / n);
+            configs.add(GroupConfiguration.capacity(p, w));
+            configs.add(GroupConfiguration.capacity(p, w).nonElastic());
+            configs.add(GroupConfiguration.fair(p, w));
+        }
+        for (GroupConfiguration c : configs) {
+            for (int r : containers) {
+                assertSame(g, c, r);
             }
         }
+    }
+
+    /** One queue, r = 3, no AMs: A = tasks 10, 10 | 5 and R = running 7 | then 3, 3 (a barrier at 0). */
+    static GroupState barrierCase() {
+        return GroupState.of("barriers", List.of("q"), QueueBounds.NONE, List.of(
+                AdaptiveJob.of("A", 0, 0, 10, 10, 5).withBarriers(2),
+                AdaptiveJob.of("R", 0, -5, 3, 3).withRunningTasks(7).withBarriers(0)), 0);
+    }
+
+    @Test
+    void stageBarriersByTheRules() {
+        GroupConfiguration c = GroupConfiguration.capacity(IntraQueuePolicy.FIFO, 1.0);
+        // A takes the two free containers at 0 (R's tasks wait for its running one); at 7 R's first task takes R's
+        // container (7-10); at 10 A's last task (10-15, after its first two) and R's second (10-13) start
+        for (boolean release : new boolean[] {true, false}) {
+            DroolsLatencyComparator rules = new DroolsLatencyComparator(drools.engine(), false, release);
+            LatencyEstimate e = rules.estimate(barrierCase(), c, 3);
+            assertEquals(15.0, e.jobs().get(0).completion(), 0.0);
+            assertEquals(13.0, e.jobs().get(1).completion(), 0.0);
+            assertEquals(e, new JavaLatencyComparator(false, release).estimate(barrierCase(), c, 3));
+        }
+    }
+
+    @Test
+    void stageBarriersAgree() {
+        List<GroupState> groups = List.of(barrierCase(),
+                // two queues, several stages, AMs held and waiting, reuse within a stage, a barrier at 0 with running
+                // tasks, multi-container tasks behind a barrier
+                GroupState.of("stages", List.of("a", "b"), QueueBounds.facebook(), List.of(
+                        AdaptiveJob.of("m", 0, 0, 4, 6, 5, 7, 3, 2).withBarriers(3, 5),
+                        AdaptiveJob.of("h", 0, -2, 8, 1, 1).withRunningTasks(2, 9).withBarriers(0, 2),
+                        AdaptiveJob.of("x", 1, 0, 6, 6, 6, 6).withBarriers(1).withContainersPerTask(2),
+                        AdaptiveJob.of("y", 1, 3, 2, 9, 2).withBarriers(2).withAmRunning(true),
+                        AdaptiveJob.of("z", 1, 7, 5, 5, 5).withBarriers(1, 2).withDeadline(40)), 0));
+        for (GroupState g : groups) {
+            assertEveryConfigurationAgrees(g, 0, 1, 2, 3, 5, 8, 13);
+        }
+    }
+
+    @Test
+    void fairWithAFractionalMinShareAgrees() {
+        // bounds min 0.1 on 6 containers: a min share of 0.6 containers, met by the first container
+        GroupState g = GroupState.of("min-share", List.of("a", "b", "c"), new QueueBounds(0.1, 1.0), List.of(
+                AdaptiveJob.of("a1", 0, 0, 10, 10, 10, 10),
+                AdaptiveJob.of("a2", 0, 1, 5, 5),
+                AdaptiveJob.of("b1", 1, 0, 8, 8, 8, 8, 8, 8),
+                AdaptiveJob.of("c1", 2, 2, 3, 3, 3, 3)), 0);
+        for (IntraQueuePolicy p : IntraQueuePolicy.values()) {
+            for (double[] w : new double[][] {{1, 1, 1}, {1, 5, 1}, {3, 1, 0}, {0, 0, 1}}) {
+                assertSame(g, GroupConfiguration.fair(p, w), 6);
+            }
+        }
+        assertEveryConfigurationAgrees(g, 1, 2, 3, 6, 7);
+    }
+
+    @Test
+    void machineTypesAndMultiContainerTasksAgree() {
+        GroupState g = GroupState.of("types", List.of("a", "b"), QueueBounds.NONE, List.of(
+                AdaptiveJob.of("p", 0, 0, 9, 9, 9, 9).withContainersPerTask(3).withAllowedMachineTypes(0b011),
+                AdaptiveJob.of("q", 0, 0, 4, 4, 4, 4, 4).withContainersPerTask(2).withVcoresPerTask(5),
+                AdaptiveJob.of("s", 1, 0, 6, 6, 6).withAllowedMachineTypes(0b100),
+                AdaptiveJob.of("t", 1, 2, 7, 7, 7, 7).withContainersPerTask(2).withAllowedMachineTypes(0b110)
+                        .withBarriers(2),
+                AdaptiveJob.of("u", 1, -1, 3, 3).withRunningTasks(5, 5).withAllowedMachineTypes(0b001)),
+                0).withMachineTypes(0.5, 0.3, 0.2);
+        assertEveryConfigurationAgrees(g, 0, 1, 3, 4, 6, 9, 10, 15, 20);
     }
 
     @Test
     void randomizedCasesAgree() {
         Random rnd = new Random(20240607);
         IntraQueuePolicy[] policies = IntraQueuePolicy.values();
-        for (int trial = 0; trial < 120; trial++) {
+        int barriers = 0;
+        for (int trial = 0; trial < 200; trial++) {
             int queues = 1 + rnd.nextInt(4);
             int types = 1 + rnd.nextInt(3);
             List<AdaptiveJob> jobs = new ArrayList<>();
@@ -183,6 +255,18 @@ class DroolsLatencyCrossCheckTest {
                 if (types > 1 && rnd.nextInt(3) == 0) {
                     job = job.withAllowedMachineTypes(1 + rnd.nextInt((1 << types) - 1));
                 }
+                if (tasks > 0 && rnd.nextInt(3) == 0) {
+                    // random stage barriers; one at 0 makes the first stage wait for the running tasks
+                    int[] at = new int[tasks];
+                    int n = 0;
+                    for (int k = 0; k < tasks; k++) {
+                        if (rnd.nextBoolean()) {
+                            at[n++] = k;
+                        }
+                    }
+                    job = job.withBarriers(Arrays.copyOf(at, n));
+                    barriers++;
+                }
                 jobs.add(job);
             }
             List<String> names = new ArrayList<>();
@@ -211,6 +295,7 @@ class DroolsLatencyCrossCheckTest {
             GroupConfiguration c = new GroupConfiguration(kind, settings);
             assertSame(g, c, rnd.nextInt(14));
         }
+        assertTrue(barriers > 100, "jobs with barriers: " + barriers);
     }
 
     private void assertSame(GroupState g, GroupConfiguration c, int r) {
