@@ -65,6 +65,11 @@ class MutableConfTunerIT {
                     }
                     Thread.sleep(100);
                 }
+                // the live capacity changes inside the mutation; the interval's metrics and decision line follow it
+                long counted = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (AdaptiveMetrics.current().applied() < 1 && System.nanoTime() < counted) {
+                    Thread.sleep(50);
+                }
                 String decision = AdaptiveMetrics.current().lastDecision();
                 System.out.println("MutableConfTunerIT: decision: " + decision);
                 double live = cs.getQueue("root.alpha").getCapacity() * 100;
