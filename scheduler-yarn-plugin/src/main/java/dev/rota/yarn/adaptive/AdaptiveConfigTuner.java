@@ -3,6 +3,7 @@ package dev.rota.yarn.adaptive;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.file.Path;
+import java.util.function.Supplier;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
@@ -82,13 +83,8 @@ public class AdaptiveConfigTuner implements SchedulingEditPolicy {
         }
         intervalMillis = s.intervalMillis();
         if (fair != null) {
-            Path allocations;
-            try {
-                allocations = s.file().orElseGet(this::allocationFile);
-            } catch (IllegalStateException e) {
-                metrics.interval();
-                metrics.validationFailed();
-                warnOnce("AdaptiveConfig interval skipped: " + e.getMessage());
+            Path allocations = fileOrSkip(s, this::allocationFile);
+            if (allocations == null) {
                 return;
             }
             lastSettingsProblem = null;
@@ -104,17 +100,27 @@ public class AdaptiveConfigTuner implements SchedulingEditPolicy {
                     tuned -> WorkloadReader.read(cs, rmContext, tuned, s, System.currentTimeMillis()));
             return;
         }
-        Path file;
-        try {
-            file = s.file().orElseGet(this::classpathFile);
-        } catch (IllegalStateException e) {
-            metrics.interval();
-            metrics.validationFailed();
-            warnOnce("AdaptiveConfig interval skipped: " + e.getMessage());
+        Path file = fileOrSkip(s, this::classpathFile);
+        if (file == null) {
             return;
         }
         lastSettingsProblem = null;
         loop.tick(s, file, live, tuned -> WorkloadReader.read(cs, rmContext, tuned, s, System.currentTimeMillis()));
+    }
+
+    /**
+     * The scheduler file to tune: {@code adaptive.file}, else {@code fallback}; null (the interval counted as a
+     * validation failure and warned once) when neither names a file.
+     */
+    private Path fileOrSkip(AdaptiveSettings s, Supplier<Path> fallback) {
+        try {
+            return s.file().orElseGet(fallback);
+        } catch (IllegalStateException e) {
+            metrics.interval();
+            metrics.validationFailed();
+            warnOnce("AdaptiveConfig interval skipped: " + e.getMessage());
+            return null;
+        }
     }
 
     /** The live settings, or null (logged once) when a key is invalid. */
