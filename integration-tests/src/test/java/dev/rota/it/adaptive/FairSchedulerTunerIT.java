@@ -1,10 +1,12 @@
 package dev.rota.it.adaptive;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -12,9 +14,12 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockRM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockRMAppSubmissionData;
 import org.apache.hadoop.yarn.server.resourcemanager.MockRMAppSubmitter;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler;
 import org.junit.jupiter.api.Test;
@@ -30,7 +35,8 @@ import dev.rota.yarn.adaptive.FairSchedulerXml;
  * The tuner in a ResourceManager running the FairScheduler (MockRM, one registered node): an application
  * in group alpha makes it rewrite the allocation file's weights (comments kept, previous version beside it)
  * and the live FairScheduler queue weights follow; every leaf's in-queue policy in the file is one the tuner may
- * choose and is the live one.
+ * choose and is the live one. Three applications waiting in one leaf make it switch that group's leaves from fair to
+ * fifo, in the file and in the live FairScheduler.
  */
 class FairSchedulerTunerIT {
 
@@ -59,20 +65,7 @@ class FairSchedulerTunerIT {
     void anApplicationInOneGroupRaisesItsWeightInTheFileAndInTheLiveQueues() throws Exception {
         Path file = dir.resolve("fair-scheduler.xml");
         Files.writeString(file, ALLOCATIONS);
-        DefaultMetricsSystem.setMiniClusterMode(true);
-        QueueMetrics.clearQueueMetrics();
-        Configuration c = new YarnConfiguration();
-        c.set(YarnConfiguration.RM_SCHEDULER, FairScheduler.class.getName());
-        c.set("yarn.scheduler.fair.allocation.file", file.toString());
-        // set here, not in a yarn-site.xml: the tuner's own refreshQueues reloads yarn-site.xml from the classpath
-        // (there is none in this test), which stops the monitor after the first tuning; one is all this test needs
-        c.setBoolean(YarnConfiguration.RM_SCHEDULER_ENABLE_MONITORS, true);
-        c.set(YarnConfiguration.RM_SCHEDULER_MONITOR_POLICIES, AdaptiveConfigTuner.class.getName());
-        c.set(AdaptiveKeys.KEY_INTERVAL_SECONDS, "1");
-        c.setBoolean(YarnConfiguration.RECOVERY_ENABLED, false);
-        MockRM rm = new MockRM(c);
-        org.apache.hadoop.test.GenericTestUtils.setRootLogLevel(org.slf4j.event.Level.INFO); // MockRM sets DEBUG
-        rm.start();
+        MockRM rm = startRm(file);
         try {
             FairScheduler fs = (FairScheduler) rm.getResourceScheduler();
             assertEquals(1.0f, fs.getQueueManager().getQueue("root.alpha").getWeight());
@@ -117,5 +110,125 @@ class FairSchedulerTunerIT {
         } finally {
             rm.stop();
         }
+    }
+
+    private static final String FAIR_LEAVES = """
+            <?xml version="1.0"?>
+            <allocations>
+              <!-- in-queue policies and weights tuned by Rota's AdaptiveConfig tuner -->
+              <queue name="alpha">
+                <weight>1</weight>
+                <queue name="high"><weight>1</weight><schedulingPolicy>fair</schedulingPolicy><!-- batch --></queue>
+                <queue name="low"><weight>1</weight><schedulingPolicy>fair</schedulingPolicy></queue>
+              </queue>
+              <queue name="beta">
+                <weight>1</weight>
+                <queue name="high"><weight>1</weight><schedulingPolicy>fair</schedulingPolicy></queue>
+                <queue name="low"><weight>1</weight><schedulingPolicy>fair</schedulingPolicy></queue>
+              </queue>
+            </allocations>
+            """;
+
+    /**
+     * Three applications waiting in root.alpha.high, each asking for a 4 GiB AM on one 6 GiB / 16-vcore node. They stay
+     * in ACCEPTED for real: a FairScheduler leaf starts AMs only within its maxAMShare (default 0.5) of its fair share,
+     * at most 3 GiB here. The tuner models each as one AM container and then one task of 11 unit containers (384 MiB
+     * and one vcore each; 60 s, the default task time). With 14 or 15 of the 16 containers for the group (a leaf may
+     * take 90 % of them: 12 or 13), fair hands out the three AMs first and then no task fits beside them (the
+     * comparator's starvation penalty), while fifo runs the jobs one after the other (mean about 2 × 60 s): the tuner
+     * switches root.alpha's leaves to fifo. All three are submitted before the node registers (the submission returns
+     * once the attempt's AM ask is with the scheduler), so the first interval that can tune (the cluster has resources)
+     * sees all of them; its refresh is the one that must carry the change.
+     */
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void threeJobsWaitingInOneLeafSwitchItsGroupFromFairToFifoInTheFileAndLive() throws Exception {
+        Path file = dir.resolve("fair-scheduler.xml");
+        Files.writeString(file, FAIR_LEAVES);
+        MockRM rm = startRm(file);
+        try {
+            FairScheduler fs = (FairScheduler) rm.getResourceScheduler();
+            assertEquals("fair", livePolicy(fs, "root.alpha.high"));
+            List<RMApp> apps = new ArrayList<>();
+            for (int i = 1; i <= 3; i++) {
+                apps.add(MockRMAppSubmitter.submit(rm, MockRMAppSubmissionData.Builder.createWithMemory(4096, rm)
+                        .withQueue("root.alpha.high").withAppName("waits-for-am-share-" + i).build()));
+            }
+            MockNM nm = rm.registerNode("127.0.0.1:1234", 6144, 16);
+
+            // the first interval that sees the node's 16 containers decides (its line is recorded after the refresh)
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            String decision = AdaptiveMetrics.current().lastDecision();
+            while (!decision.contains("(cluster 16 containers)")) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("the tuner decided nothing on the registered node; last decision: " + decision);
+                }
+                Thread.sleep(50);
+                decision = AdaptiveMetrics.current().lastDecision();
+            }
+            System.out.println("FairSchedulerTunerIT: policy decision: " + decision);
+            assertTrue(decision.contains(" APPLIED: "), decision);
+            assertTrue(decision.contains("root.alpha.high policy fair->fifo, root.alpha.low policy fair->fifo"), decision);
+            assertTrue(decision.contains("root.alpha: 3 apps, 3 pending, 0 running; root.beta: 0 apps"), decision);
+
+            FairSchedulerXml after = FairSchedulerXml.read(file);
+            for (String leaf : List.of("root.alpha.high", "root.alpha.low")) {
+                assertEquals("fifo", after.policy(leaf), leaf + " in the file");
+                assertEquals("fifo", livePolicy(fs, leaf), leaf + " live");
+            }
+            for (String leaf : List.of("root.beta.high", "root.beta.low")) {
+                assertEquals("fair", after.policy(leaf), leaf + " in the file");
+                assertEquals("fair", livePolicy(fs, leaf), leaf + " live");
+            }
+            for (String q : List.of("root.alpha", "root.beta", "root.alpha.high", "root.alpha.low")) {
+                assertEquals(after.queues().get(q).settings().weight().getAsDouble(), fs.getQueueManager().getQueue(q).getWeight(),
+                        1e-3, q + " weight in the file and live");
+            }
+            String text = Files.readString(file);
+            assertTrue(text.contains("<!-- in-queue policies and weights tuned by Rota's AdaptiveConfig tuner -->"), text);
+            assertTrue(text.contains("<schedulingPolicy>fifo</schedulingPolicy><!-- batch -->"), text);
+            assertEquals(FAIR_LEAVES, Files.readString(dir.resolve("fair-scheduler.xml.previous")));
+            assertEquals(2, AdaptiveMetrics.current().policyChanges());
+            assertEquals(0, AdaptiveMetrics.current().rollbacks());
+
+            // the node heartbeats and the FairScheduler still runs none of the three AMs (over the leaf's AM share)
+            nm.nodeHeartbeat(true);
+            rm.drainEvents();
+            for (RMApp app : apps) {
+                assertEquals(RMAppState.ACCEPTED, app.getState(), app.getApplicationId().toString());
+                assertNull(app.getCurrentAppAttempt().getMasterContainer(), app.getApplicationId().toString());
+                String why = app.getCurrentAppAttempt().getDiagnostics();
+                assertTrue(why.contains("exceeds maximum AM resource allowed"), app.getApplicationId() + ": " + why);
+            }
+        } finally {
+            rm.stop();
+        }
+    }
+
+    /** The live in-queue policy of {@code leaf}, lower case ({@code FSQueue.getPolicy().getName()}: FIFO, fair, DRF). */
+    private static String livePolicy(FairScheduler fs, String leaf) {
+        return fs.getQueueManager().getQueue(leaf).getPolicy().getName().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * A started ResourceManager with the FairScheduler on {@code file} and the tuner as its monitor, every second.
+     * The monitor keys are set here, not in a yarn-site.xml: the tuner's own refreshQueues reloads yarn-site.xml from
+     * the classpath (there is none in these tests), which stops the monitor after the first tuning that writes; each
+     * test needs only that one.
+     */
+    private static MockRM startRm(Path file) {
+        DefaultMetricsSystem.setMiniClusterMode(true);
+        QueueMetrics.clearQueueMetrics();
+        Configuration c = new YarnConfiguration();
+        c.set(YarnConfiguration.RM_SCHEDULER, FairScheduler.class.getName());
+        c.set("yarn.scheduler.fair.allocation.file", file.toString());
+        c.setBoolean(YarnConfiguration.RM_SCHEDULER_ENABLE_MONITORS, true);
+        c.set(YarnConfiguration.RM_SCHEDULER_MONITOR_POLICIES, AdaptiveConfigTuner.class.getName());
+        c.set(AdaptiveKeys.KEY_INTERVAL_SECONDS, "1");
+        c.setBoolean(YarnConfiguration.RECOVERY_ENABLED, false);
+        MockRM rm = new MockRM(c);
+        org.apache.hadoop.test.GenericTestUtils.setRootLogLevel(org.slf4j.event.Level.INFO); // MockRM sets DEBUG
+        rm.start();
+        return rm;
     }
 }
