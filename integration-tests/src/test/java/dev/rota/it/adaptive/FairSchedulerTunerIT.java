@@ -180,6 +180,9 @@ class FairSchedulerTunerIT {
                 assertEquals("fair", after.policy(leaf), leaf + " in the file");
                 assertEquals("fair", livePolicy(fs, leaf), leaf + " live");
             }
+            // every job is in one leaf, so the leaves' weights do not change the modelled latency: the current ones stay
+            assertEquals(after.queues().get("root.alpha.high").settings().weight().getAsDouble(),
+                    after.queues().get("root.alpha.low").settings().weight().getAsDouble(), 1e-9, "alpha's leaf weights");
             for (String q : List.of("root.alpha", "root.beta", "root.alpha.high", "root.alpha.low")) {
                 assertEquals(after.queues().get(q).settings().weight().getAsDouble(), fs.getQueueManager().getQueue(q).getWeight(),
                         1e-3, q + " weight in the file and live");

@@ -170,6 +170,13 @@ public final class CoreCapacityOptimizer implements CapacityOptimizer, AutoClose
                 continue;
             }
             GroupConfiguration best = gp.config();
+            // a share change must pay for itself too: the best policies with the current shares may be as good (e.g.
+            // when every job is in one leaf, the shares do not matter and the grid's first point would win)
+            GroupConfiguration currentShares = withPoliciesOf(current, best);
+            if (!best.equals(currentShares)
+                    && !beats(gp.predictedLatency(), comparator.averageLatency(state, currentShares, gp.containers()))) {
+                best = currentShares;
+            }
             String policyText = "";
             if (policies.tuned(gp.group()) && !best.equals(withCurrentPolicies(best, leaves, policies))) {
                 // a policy change must pay for itself: the best weights with the current policies may be as good
@@ -199,6 +206,16 @@ public final class CoreCapacityOptimizer implements CapacityOptimizer, AutoClose
     /** Whether {@code best} beats {@code other} by more than {@link #KEEP_TOLERANCE} (ties keep what runs). */
     private static boolean beats(double best, double other) {
         return other > best * (1 + KEEP_TOLERANCE) + 1e-9;
+    }
+
+    /** {@code shares}' shares and maximums with {@code policies}' in-queue policies. */
+    static GroupConfiguration withPoliciesOf(GroupConfiguration shares, GroupConfiguration policies) {
+        List<QueueSetting> qs = new ArrayList<>();
+        for (int i = 0; i < shares.queues().size(); i++) {
+            QueueSetting q = shares.queues().get(i);
+            qs.add(new QueueSetting(q.share(), q.maxShare(), policies.queues().get(i).policy()));
+        }
+        return new GroupConfiguration(shares.kind(), qs);
     }
 
     /** {@code c} with every queue's policy the one its leaf runs now ({@link QueuePolicies#modelled}). */
