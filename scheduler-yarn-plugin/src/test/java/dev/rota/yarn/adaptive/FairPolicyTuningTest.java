@@ -211,6 +211,9 @@ class FairPolicyTuningTest {
             // alpha: two jobs in one queue finish earlier one after the other than interleaved
             assertEquals(IntraQueuePolicy.FIFO, r.policies().get("root.alpha.high"), r.summary());
             assertEquals(IntraQueuePolicy.FIFO, r.policies().get("root.alpha.low"), r.summary());
+            // both jobs are in one leaf, so the leaf weights do not matter: the current 50/50 stays
+            assertEquals(50.0, r.targets().get("root.alpha.high"), 1e-9, r.summary());
+            assertEquals(50.0, r.targets().get("root.alpha.low"), 1e-9, r.summary());
             // beta: one single-task job, every policy predicts the same latency: beta's fifo/fair leaves are kept
             assertFalse(r.policies().containsKey("root.beta.high"), r.summary());
             assertFalse(r.policies().containsKey("root.beta.low"), r.summary());
