@@ -37,7 +37,8 @@ public final class AdaptiveDefaults {
     /**
      * Most resource levels r the group optimizer evaluates exactly per group (ours). Wider ranges are sampled
      * on an even grid (both ends included) and the curve is filled by a monotone (non-increasing) linear
-     * interpolation, with the best configuration of the nearest evaluated level. 0 = evaluate every level.
+     * interpolation, with the best configuration of the nearest evaluated level; a starvation cliff between two
+     * evaluated levels is bisected to neighbouring levels first. 0 = evaluate every level.
      */
     public static final int MAX_EXACT_LEVELS = 24;
 

@@ -18,7 +18,9 @@ import java.util.SplittableRandom;
  *
  * <p>Curves: with {@link Options#maxExactLevels()} > 0 and more levels than that, an even subset of levels
  * (both ends included) is searched and the others are interpolated linearly, keeping the best configuration of
- * the nearest searched level. Thread-safe if the comparator is.
+ * the nearest searched level; a starvation cliff between two searched levels (a job that can never run at one,
+ * every job running at the other) is bisected down to neighbouring levels first. Thread-safe if the comparator
+ * is.
  */
 public final class GroupOptimizer {
 
@@ -227,6 +229,14 @@ public final class GroupOptimizer {
         return new GroupOptimizer(comparator, options.withMode(mode)).best(group, space, r);
     }
 
+    /**
+     * Whether a mean latency includes a starved job's {@link AdaptiveDefaults#STARVATION_PENALTY_SECONDS}: the jobs'
+     * latencies then sum to at least the penalty (real latencies would have to sum to 116 days).
+     */
+    static boolean starves(GroupState group, double meanLatency) {
+        return meanLatency * Math.max(1, group.jobs().size()) >= AdaptiveDefaults.STARVATION_PENALTY_SECONDS;
+    }
+
     /** L*(group, r) and the best configuration for every r in [lower, upper]. */
     public GroupCurve curve(GroupState group, SearchSpace space, int lower, int upper) {
         if (lower < 0 || upper < lower) {
@@ -252,6 +262,29 @@ public final class GroupOptimizer {
             cfg[idx] = b.config();
             exact[idx] = true;
             evals += b.evaluations();
+        }
+        // a starvation cliff (a level where some job can never run next to one where every job runs) is not
+        // linear: bisect it down to neighbouring levels, so no interpolated level mixes the penalty into a latency
+        boolean refined = true;
+        while (refined) {
+            refined = false;
+            int p = 0;
+            for (int i = 1; i < n; i++) {
+                if (!exact[i]) {
+                    continue;
+                }
+                if (i - p > 1 && starves(group, lat[p]) != starves(group, lat[i])) {
+                    int mid = (p + i) >>> 1;
+                    Best b = best(group, space, lower + mid);
+                    lat[mid] = b.latency();
+                    cfg[mid] = b.config();
+                    exact[mid] = true;
+                    evals += b.evaluations();
+                    refined = true;
+                    break;
+                }
+                p = i;
+            }
         }
         // interpolate between searched levels
         int prev = 0;

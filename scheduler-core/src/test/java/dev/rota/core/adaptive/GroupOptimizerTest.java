@@ -70,17 +70,41 @@ class GroupOptimizerTest {
         GroupState g = randomGroup(new Random(3), 2, 8);
         SearchSpace s = SearchSpace.paperCapacity(2);
         GroupOptimizer all = new GroupOptimizer(comparator, GroupOptimizer.Options.defaults().withMaxExactLevels(0));
-        GroupCurve c = all.curve(g, s, 2, 12);
+        GroupCurve c = all.curve(g, s, 4, 14);
         assertEquals(11, c.latency().length);
-        for (int r = 2; r <= 12; r++) {
+        for (int r = 4; r <= 14; r++) {
             assertEquals(all.best(g, s, r).latency(), c.latencyAt(r), 0.0);
-            assertTrue(c.exact()[r - 2]);
+            assertTrue(c.exact()[r - 4]);
         }
         GroupOptimizer coarse = new GroupOptimizer(comparator, GroupOptimizer.Options.defaults().withMaxExactLevels(3));
-        GroupCurve k = coarse.curve(g, s, 2, 12);
+        GroupCurve k = coarse.curve(g, s, 4, 14);
         assertTrue(k.exact()[0] && k.exact()[5] && k.exact()[10]);
         assertFalse(k.exact()[1]);
         assertEquals(k.latency()[0] + (k.latency()[5] - k.latency()[0]) * 0.2, k.latency()[1], 1e-9);
-        assertEquals(c.latencyAt(12), k.latencyAt(12), 0.0);
+        assertEquals(c.latencyAt(14), k.latencyAt(14), 0.0);
+        // (from 4 containers on every job of this group runs; at 2 a queue of 90% holds only its AM: see the cliff test)
+        assertFalse(GroupOptimizer.starves(g, k.latencyAt(4)));
+        assertTrue(GroupOptimizer.starves(g, all.best(g, s, 2).latency()));
+    }
+
+    /**
+     * One job whose single task needs 10 containers, plus its AM: it starves below 11 containers. Sampling 3 levels
+     * of 2..30 (2, 16, 30) puts the cliff between 2 and 16; it is bisected (9, 12, 10, 11), so level 11 is exact
+     * and no level mixes the starvation penalty into a finite latency.
+     */
+    @Test
+    void aStarvationCliffIsBisectedNotInterpolated() {
+        GroupState g = GroupState.of("g", List.of("q"), QueueBounds.NONE,
+                List.of(AdaptiveJob.of("big", 0, 0, 60).withContainersPerTask(10)), 0);
+        SearchSpace s = SearchSpace.of("one queue", List.of(GroupConfiguration.capacity(IntraQueuePolicy.FIFO, 1.0)));
+        GroupOptimizer coarse = new GroupOptimizer(comparator, GroupOptimizer.Options.defaults().withMaxExactLevels(3));
+        GroupCurve k = coarse.curve(g, s, 2, 30);
+        assertTrue(k.exact()[10 - 2] && k.exact()[11 - 2], java.util.Arrays.toString(k.exact()));
+        assertTrue(GroupOptimizer.starves(g, k.latencyAt(10)));
+        assertEquals(60.0, k.latencyAt(11), 0.0);
+        for (int r = 2; r <= 30; r++) {
+            assertEquals(r < 11, GroupOptimizer.starves(g, k.latencyAt(r)), "level " + r);
+            assertTrue(r < 11 || k.latencyAt(r) == 60.0, "level " + r + ": " + k.latencyAt(r));
+        }
     }
 }
