@@ -44,4 +44,26 @@ public interface ClusterView {
 
   /** Jobs that have a task ready to start, in submission order (all queues). */
   List<? extends JobView> runnableJobs();
+
+  /**
+   * The containers running on node {@code index}, oldest first (per-node running containers by
+   * job: what co-location pairs and Elasecutor's packing look at). Drivers that track containers
+   * override this; the default is an empty list.
+   */
+  default List<? extends ContainerView> running(int index) {
+    return List.of();
+  }
+
+  /**
+   * Node {@code index}'s latest measured utilization (telemetry), {@link Utilization#UNKNOWN} when
+   * the driver has none (the default; in YARN, a NodeManager that reports none).
+   */
+  default Utilization utilization(int index) {
+    return Utilization.UNKNOWN;
+  }
+
+  /** Node {@code index}'s committed future demand; {@link Ledger#NONE} when nothing keeps one. */
+  default Ledger ledger(int index) {
+    return Ledger.NONE;
+  }
 }

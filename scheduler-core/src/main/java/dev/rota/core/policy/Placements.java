@@ -1,5 +1,7 @@
 package dev.rota.core.policy;
 
+import dev.rota.core.model.Resource;
+
 /**
  * Where a policy proposes placements. The committer behind it (the simulator, or a YARN adapter)
  * validates each proposal against the current state before applying it, so a policy cannot
@@ -29,5 +31,20 @@ public interface Placements {
    */
   default boolean preempt(JobView job) {
     return false;
+  }
+
+  /**
+   * Proposes to change running container {@code container}'s size to {@code target} (Elasecutor's
+   * time-varying executors; YARN's container-update API in the RM). Growth must fit the node's free
+   * resources. The default refuses with {@link Decision.Outcome#UNSUPPORTED}.
+   */
+  default Decision resize(ContainerView container, Resource target) {
+    return new Decision(
+        Decision.Action.RESIZE,
+        container.jobId(),
+        "",
+        target,
+        Decision.Outcome.UNSUPPORTED,
+        "this driver cannot resize containers");
   }
 }
