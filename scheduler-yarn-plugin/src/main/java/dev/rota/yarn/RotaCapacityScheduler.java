@@ -6,6 +6,7 @@ import java.util.Optional;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
+import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import dev.rota.yarn.hybrid.HybridKeys;
 import dev.rota.yarn.hybrid.HybridRuntime;
 import dev.rota.yarn.hybrid.HybridSettings;
+import dev.rota.yarn.policy.Heartbeat;
 
 /**
  * The Rota ResourceManager scheduler: a {@link CapacityScheduler} that is the home of Rota's policies.
@@ -100,6 +102,17 @@ public class RotaCapacityScheduler extends CapacityScheduler {
         runtime.commit(plan);
         if (hybridRuntime != null) {
             hybridRuntime.reconfigure(hybridSettings);
+        }
+    }
+
+    /**
+     * Tells Rota's ordering policies which node this heartbeat offers ({@link Heartbeat}): in synchronous
+     * scheduling CapacityScheduler allocates for the node on this thread, inside the node update.
+     */
+    @Override
+    protected void nodeUpdate(RMNode rmNode) {
+        try (Heartbeat.Scope ignored = Heartbeat.enter(new Heartbeat(this::getAllNodes, rmNode.getNodeID(), getClock()))) {
+            super.nodeUpdate(rmNode);
         }
     }
 

@@ -100,7 +100,10 @@ class OfferPassTest {
     assertEquals("ADMIT C refused NOT_ADMITTED: waits for t=100", log.get(2));
     assertEquals(1, log.stream().filter(s -> s.startsWith("ADMIT C refused")).count(), "a refusal is reported once");
     int admitC = log.indexOf("ADMIT C");
-    assertTrue(admitC > log.indexOf("PLACE B@n1 <1024,1>"), log.toString());
+    int lastRoundOne = log.lastIndexOf("PLACE B@n1 <memory:1024MB, vcores:1>");
+    assertTrue(lastRoundOne > 0 && admitC > lastRoundOne, log.toString());
+    assertEquals(List.of("A@n0", "A@n0", "A@n0", "A@n0", "A@n1", "A@n1", "B@n1", "B@n1", "B@n0", "C@n0", "C@n0"),
+        placements(log));
   }
 
   @Test
