@@ -1,9 +1,9 @@
 package dev.rota.cli;
 
 import dev.rota.core.metrics.TextTable;
-import dev.rota.core.repro.Experiment;
-import dev.rota.core.repro.Experiments;
-import dev.rota.core.repro.ReproRow;
+import dev.rota.experiments.Experiment;
+import dev.rota.experiments.catalog.Experiments;
+import dev.rota.experiments.ReproRow;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,11 +25,6 @@ import picocli.CommandLine.Parameters;
       "baseline, baseline_name}]}. Use --list to see the experiments."
     })
 public final class ReproduceCommand implements Callable<Integer> {
-  static {
-    // reproductions that need Hadoop classes live in rota-cli and register here
-    Experiments.register(new dev.rota.cli.repro.rayon.RayonPlannerExperiment());
-  }
-
   @Parameters(arity = "0..1", paramLabel = "NAME", description = "The experiment to run.")
   String name;
 
@@ -66,7 +61,7 @@ public final class ReproduceCommand implements Callable<Integer> {
   }
 
   /** Draws an experiment's figure with the report's plotting. */
-  static void plot(Path file, String title, String xTitle, String yTitle, List<dev.rota.core.repro.Plotter.Line> lines,
+  static void plot(Path file, String title, String xTitle, String yTitle, List<dev.rota.experiments.Plotter.Line> lines,
       boolean logX) throws IOException {
     List<dev.rota.cli.report.Series> series = new java.util.ArrayList<>();
     for (var l : lines) {

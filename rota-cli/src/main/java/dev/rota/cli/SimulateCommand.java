@@ -32,6 +32,7 @@ import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import dev.rota.core.catalog.Catalog;
 /** {@code rota simulate}: replay a trace (or a synthetic workload) under a simulated scheduler. */
 @Command(
     name = "simulate",
@@ -119,7 +120,7 @@ public final class SimulateCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     PrintStream stdout = System.out;
-    SimulationRunner runner = Schedulers.get(scheduler);
+    SimulationRunner runner = Catalog.SCHEDULERS.get(scheduler);
     Scenario scenario = scenario();
     Workload workload = loadWorkload();
     String traceName = input.trace != null ? input.trace.toString() : workload.name();

@@ -144,13 +144,13 @@ class DropInJarIT {
             urls.add(jar.toUri().toURL());
         }
         try (URLClassLoader loader = new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
-            Class<?> catalog = loader.loadClass("dev.rota.core.reservation.agent.AgentCatalog");
+            Class<?> catalog = loader.loadClass("dev.rota.core.reservation.system.AgentCatalog");
             Object agent = catalog.getMethod("create", String.class).invoke(null, "milp");
             Class<?> resource = loader.loadClass("dev.rota.core.model.Resource");
             Object cap = resource.getMethod("of", long[].class).invoke(null, (Object) new long[] {2048, 2});
             Class<?> stepFunction = loader.loadClass("dev.rota.core.reservation.plan.StepFunction");
             Object capacity = stepFunction.getMethod("constant", resource).invoke(null, cap);
-            Class<?> policy = loader.loadClass("dev.rota.core.reservation.policy.SharingPolicy");
+            Class<?> policy = loader.loadClass("dev.rota.core.reservation.plan.SharingPolicy");
             Object noOverCommit = loader.loadClass("dev.rota.core.reservation.policy.NoOverCommitPolicy")
                     .getConstructor().newInstance();
             Object plan = loader.loadClass("dev.rota.core.reservation.plan.Plan")

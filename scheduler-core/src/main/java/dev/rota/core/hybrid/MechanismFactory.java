@@ -5,7 +5,7 @@ import java.util.Set;
 
 /**
  * Makes one {@link HybridMechanism} per run from its settings; registered by name with
- * {@link HybridSchedulers#registerMechanism}. Its setting keys are accepted beside
+ * the suite's catalogue ({@code dev.rota.core.catalog.Catalog}). Its setting keys are accepted beside
  * {@link HybridConfig}'s when it is part of the scheduler name.
  */
 public interface MechanismFactory {

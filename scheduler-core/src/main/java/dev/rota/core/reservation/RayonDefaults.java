@@ -36,8 +36,12 @@ public final class RayonDefaults {
    */
   public static final double MIN_COST_PREEMPTION_WEIGHT = 1.0;
 
-  /** Compiler: upper bound on rigid atoms created by one non-rigid gang rewrite (ours): 256. */
-  public static final int MAX_RIGID_PIECES = 256;
+  /**
+   * Compiler: upper bound on rigid atoms created by one non-rigid gang rewrite (ours): 256. Declared
+   * by the compiler ({@link dev.rota.core.reservation.rdl.CompilerOptions#MAX_RIGID_PIECES}), which
+   * sits below this package.
+   */
+  public static final int MAX_RIGID_PIECES = dev.rota.core.reservation.rdl.CompilerOptions.MAX_RIGID_PIECES;
 
   /**
    * The Hadoop-style LIFO replanner's look-ahead: 3,600 steps, Hadoop's

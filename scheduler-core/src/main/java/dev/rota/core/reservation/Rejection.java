@@ -1,6 +1,5 @@
 package dev.rota.core.reservation;
 
-import dev.rota.core.reservation.policy.Violation;
 import dev.rota.core.reservation.rdl.RdlIssue;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,7 +59,7 @@ public record Rejection(
 
   /** A policy rejection carrying the violation. */
   public static Rejection of(Violation v) {
-    Code code = v.policy().equals(dev.rota.core.reservation.policy.NoOverCommitPolicy.NAME)
+    Code code = v.policy().equals(Violation.NO_OVER_COMMIT)
         ? Code.OVER_COMMIT : Code.QUOTA_EXCEEDED;
     return new Rejection(code, v.policy(), "", v.message(), List.of(), Optional.of(v));
   }

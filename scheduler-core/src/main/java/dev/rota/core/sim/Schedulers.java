@@ -1,54 +1,56 @@
 package dev.rota.core.sim;
 
-import dev.rota.core.baseline.FifoPolicy;
-import dev.rota.core.baseline.StaticCapacityPolicy;
 import dev.rota.core.model.Workload;
+import dev.rota.core.policy.OfferPolicy;
 import dev.rota.core.policy.SchedulingPolicy;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * The catalogue of simulated schedulers by CLI name ({@code rota simulate --scheduler NAME}). Names
- * are declared here once.
+ * Simulated schedulers by CLI name ({@code rota simulate --scheduler NAME}): an immutable lookup
+ * built from an explicit list. The suite's list is {@code dev.rota.core.catalog.Catalog}; this
+ * package knows no system by name.
  */
 public final class Schedulers {
-  private static final Map<String, SimulationRunner> RUNNERS = new LinkedHashMap<>();
+  private final Map<String, SimulationRunner> runners;
+  private final Function<String, Optional<SimulationRunner>> parser;
 
-  static {
-    register(centralized(FifoPolicy.NAME, FifoPolicy::new));
-    register(centralized(StaticCapacityPolicy.NAME, StaticCapacityPolicy::new));
-    dev.rota.core.hybrid.HybridSchedulers.registerAll();
-  }
-
-  private Schedulers() {}
-
-  /** Adds a runner; names are unique. */
-  public static synchronized void register(SimulationRunner runner) {
-    if (RUNNERS.putIfAbsent(runner.name(), runner) != null) {
-      throw new IllegalStateException("scheduler name '" + runner.name() + "' is registered twice");
+  /**
+   * @param runners the listed schedulers; names are unique
+   * @param parser resolves a name that is not listed (e.g. {@code eagle+dice+eirene}), or empty
+   */
+  public Schedulers(List<SimulationRunner> runners, Function<String, Optional<SimulationRunner>> parser) {
+    Map<String, SimulationRunner> m = new LinkedHashMap<>();
+    for (SimulationRunner r : runners) {
+      if (m.putIfAbsent(r.name(), r) != null) {
+        throw new IllegalStateException("scheduler name '" + r.name() + "' is listed twice");
+      }
     }
+    this.runners = java.util.Collections.unmodifiableMap(m);
+    this.parser = parser;
   }
 
-  public static synchronized Set<String> names() {
-    return Set.copyOf(RUNNERS.keySet());
+  /** The listed names, in order. */
+  public Set<String> names() {
+    return java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(runners.keySet()));
   }
 
   /**
-   * The runner for {@code name}; a hybrid name with mechanisms ({@code base+m1+m2}) is parsed even
-   * when that combination is not listed. An unknown name fails with the list of known ones.
+   * The runner for {@code name}: a listed one, else what the parser makes of it. An unknown name
+   * fails with the list of known ones.
    */
-  public static synchronized SimulationRunner get(String name) {
-    SimulationRunner r = RUNNERS.get(name);
-    if (r == null && name.contains("+")) {
-      return dev.rota.core.hybrid.HybridSchedulers.runner(name);
+  public SimulationRunner get(String name) {
+    SimulationRunner r = runners.get(name);
+    if (r != null) {
+      return r;
     }
-    if (r == null) {
-      throw new IllegalArgumentException(
-          "unknown scheduler '" + name + "'; known schedulers: " + String.join(", ", RUNNERS.keySet()));
-    }
-    return r;
+    return parser.apply(name).orElseThrow(() -> new IllegalArgumentException(
+        "unknown scheduler '" + name + "'; known schedulers: " + String.join(", ", runners.keySet())));
   }
 
   /** A runner for a centralized policy on {@link ClusterSimulation}. */
@@ -72,5 +74,10 @@ public final class Schedulers {
         return sim.run();
       }
     };
+  }
+
+  /** A runner for an {@link OfferPolicy} driven by {@link OfferPass} on {@link ClusterSimulation}. */
+  public static SimulationRunner offers(String name, Supplier<OfferPolicy> policy) {
+    return centralized(name, () -> new OfferPass(policy.get()));
   }
 }

@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import dev.rota.core.catalog.Catalog;
 /**
  * Diagnostic (not a test): why Opportunistic Preemption finds nothing to preempt on Eagle. A
  * read-only mechanism samples the cluster every {@code step} seconds and counts general-partition
@@ -106,7 +107,7 @@ public final class EagleOpDiagnostic {
     double step = args.length > 4 ? Double.parseDouble(args[4]) : 60;
     long seed = args.length > 5 ? Long.parseLong(args[5]) : Scenario.DEFAULT_SEED;
     Probe[] holder = new Probe[1];
-    HybridSchedulers.registerMechanism(new MechanismFactory() {
+    MechanismFactory diag = new MechanismFactory() {
       @Override
       public String name() {
         return "diag";
@@ -132,10 +133,10 @@ public final class EagleOpDiagnostic {
         holder[0] = new Probe(step);
         return holder[0];
       }
-    });
-    HybridSchedulers.registerCombination(base + "+diag");
+    };
+    var catalog = Catalog.HYBRID.with(diag, base + "+diag");
     Workload w = Traces.read(trace);
-    HybridRun run = HybridSchedulers.runner(base + "+diag").runDetailed(w, Scenario.of(workers).withCutoff(cutoff).withSeed(seed), null, 1);
+    HybridRun run = catalog.runner(base + "+diag").runDetailed(w, Scenario.of(workers).withCutoff(cutoff).withSeed(seed), null, 1);
     SimResult r = run.result();
     Percentiles sh = new Percentiles(r.latencies(JobClass.SHORT, cutoff));
     Probe p = holder[0];

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
+import dev.rota.core.catalog.Catalog;
 /**
  * Benchmark and fidelity driver (not a test): one process per row, so that whole-process wall time
  * (JVM start included) can be measured from outside.
@@ -46,7 +47,7 @@ public final class HybridBench {
     }
     Workload w = Traces.read(trace);
     double read = (System.nanoTime() - t0) / 1e9;
-    HybridRunner runner = HybridSchedulers.runner(sched);
+    HybridRunner runner = Catalog.HYBRID.runner(sched);
     for (int k = 0; k < seeds; k++) {
       long s = seed + k;
       Scenario sc = Scenario.of(workers).withCutoff(cutoff).withSeed(s).withSettings(settings);

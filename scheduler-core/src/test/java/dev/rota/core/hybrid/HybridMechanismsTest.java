@@ -21,29 +21,30 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
+import dev.rota.core.catalog.Catalog;
 /** Dice and Eirene: names, settings validation, determinism on a whole trace. */
 class HybridMechanismsTest {
   static final JobSpec[] MIXED = {job("s", 0, 10), job("L", 1, 200)};
 
   @Test
-  void theCombinationsAreRegisteredBeforeTheSchedulerCatalogue() {
+  void theCatalogueListsEveryCombination() {
     for (String n : List.of("hawk+es", "hawk+op", "hawk+dice", "eagle+es", "eagle+op", "eagle+dice", "eagle+ccdm",
         "eagle+satc", "eagle+eirene")) {
-      assertTrue(Schedulers.names().contains(n), n);
-      assertInstanceOf(HybridRunner.class, Schedulers.get(n));
+      assertTrue(Catalog.SCHEDULERS.names().contains(n), n);
+      assertInstanceOf(HybridRunner.class, Catalog.SCHEDULERS.get(n));
     }
-    assertEquals(List.of("es", "op", "dice", "ccdm", "satc", "eirene"), HybridSchedulers.mechanisms());
+    assertEquals(List.of("es", "op", "dice", "ccdm", "satc", "eirene"), Catalog.HYBRID.mechanisms());
   }
 
   @Test
   void mechanismsOfOneSystemCombineOnlyAsTheWholeSystem() {
-    var e = assertThrows(IllegalArgumentException.class, () -> HybridSchedulers.runner("hawk+es+op"));
+    var e = assertThrows(IllegalArgumentException.class, () -> Catalog.HYBRID.runner("hawk+es+op"));
     assertTrue(e.getMessage().contains("use 'hawk+dice'"), e.getMessage());
-    e = assertThrows(IllegalArgumentException.class, () -> HybridSchedulers.runner("eagle+ccdm+satc"));
+    e = assertThrows(IllegalArgumentException.class, () -> Catalog.HYBRID.runner("eagle+ccdm+satc"));
     assertTrue(e.getMessage().contains("use 'eagle+eirene'"), e.getMessage());
-    e = assertThrows(IllegalArgumentException.class, () -> HybridSchedulers.runner("hawk+satc"));
+    e = assertThrows(IllegalArgumentException.class, () -> Catalog.HYBRID.runner("hawk+satc"));
     assertTrue(e.getMessage().contains("cannot be layered on hawk"), e.getMessage());
-    e = assertThrows(IllegalArgumentException.class, () -> HybridSchedulers.runner("sparrow+dice"));
+    e = assertThrows(IllegalArgumentException.class, () -> Catalog.HYBRID.runner("sparrow+dice"));
     assertTrue(e.getMessage().contains("cannot be layered on sparrow"), e.getMessage());
   }
 
@@ -94,13 +95,13 @@ class HybridMechanismsTest {
     for (String sched : List.of("hawk+dice", "eagle+eirene")) {
       for (double cutoff : new double[] {5000, 1}) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-            () -> HybridSchedulers.runner(sched).run(w, Scenario.of(4).withCutoff(cutoff), null, 1));
+            () -> Catalog.HYBRID.runner(sched).run(w, Scenario.of(4).withCutoff(cutoff), null, 1));
         assertTrue(e.getMessage().contains("cutoff=" + cutoff)
             && e.getMessage().contains(cutoff > 100 ? "as short" : "as long"), e.getMessage());
       }
     }
     // the baselines still run without long jobs
-    HybridSchedulers.runner("eagle").run(w, Scenario.of(4).withCutoff(5000), null, 1);
+    Catalog.HYBRID.runner("eagle").run(w, Scenario.of(4).withCutoff(5000), null, 1);
   }
 
   static String fingerprint(HybridRun r) throws Exception {
@@ -114,7 +115,7 @@ class HybridMechanismsTest {
     Workload yh = Traces.read(SharedData.trace("eagle/YH1_sub.tr"));
     Scenario s = Scenario.of(3700).withCutoff(YAHOO_CUTOFF);
     for (String sched : List.of("hawk+dice", "eagle+eirene")) {
-      HybridRunner r = HybridSchedulers.runner(sched);
+      HybridRunner r = Catalog.HYBRID.runner(sched);
       HybridRun a = r.runDetailed(yh, s, null, 1);
       HybridRun b = r.runDetailed(yh, s, null, 1);
       assertEquals(fingerprint(a), fingerprint(b), sched);

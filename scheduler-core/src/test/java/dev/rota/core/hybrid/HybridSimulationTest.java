@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
+import dev.rota.core.catalog.Catalog;
 /**
  * Hand-computed scenarios for the hybrid worker model (network delay d = 0.5 ms: a probe arrives d
  * after submission, a task starts 2d after its worker asks for it), plus determinism, settings
@@ -46,7 +47,7 @@ class HybridSimulationTest {
   static HybridRun run(String scheduler, int workers, long seed, Map<String, String> settings, JobSpec... jobs) {
     Workload w = new Workload("test", List.of(jobs));
     Scenario s = Scenario.of(workers).withCutoff(YAHOO_CUTOFF).withSeed(seed).withSettings(settings);
-    return HybridSchedulers.runner(scheduler).runDetailed(w, s, null, 1);
+    return Catalog.HYBRID.runner(scheduler).runDetailed(w, s, null, 1);
   }
 
   static double finish(HybridRun r, int job) {
@@ -307,24 +308,22 @@ class HybridSimulationTest {
         unknown.getMessage());
     Workload w = new Workload("t", List.of(a));
     IllegalArgumentException noCutoff = assertThrows(IllegalArgumentException.class,
-        () -> HybridSchedulers.runner("hawk").run(w, Scenario.of(4), null, 1));
+        () -> Catalog.HYBRID.runner("hawk").run(w, Scenario.of(4), null, 1));
     assertTrue(noCutoff.getMessage().contains("cutoff"), noCutoff.getMessage());
   }
 
   @Test
   void namesParseIntoABaseAndMechanisms() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> HybridSchedulers.runner("eagle+warp"));
+        () -> Catalog.HYBRID.runner("eagle+warp"));
     assertTrue(e.getMessage().contains("unknown mechanism 'warp'") && e.getMessage().contains("known mechanisms"),
         e.getMessage());
-    e = assertThrows(IllegalArgumentException.class, () -> HybridSchedulers.runner("falcon"));
+    e = assertThrows(IllegalArgumentException.class, () -> Catalog.HYBRID.runner("falcon"));
     assertTrue(e.getMessage().contains("sparrow, hawk, eagle"), e.getMessage());
-    assertEquals("eagle", HybridSchedulers.runner("eagle").name());
-    HybridSchedulers.registerAll();
-    HybridSchedulers.registerAll(); // idempotent
-    assertInstanceOf(HybridRunner.class, Schedulers.get("hawk"));
-    assertInstanceOf(HybridRunner.class, Schedulers.get("sparrow"));
-    assertInstanceOf(HybridRunner.class, Schedulers.get("eagle"));
+    assertEquals("eagle", Catalog.HYBRID.runner("eagle").name());
+    assertInstanceOf(HybridRunner.class, Catalog.SCHEDULERS.get("hawk"));
+    assertInstanceOf(HybridRunner.class, Catalog.SCHEDULERS.get("sparrow"));
+    assertInstanceOf(HybridRunner.class, Catalog.SCHEDULERS.get("eagle"));
   }
 
   @Test
@@ -332,7 +331,7 @@ class HybridSimulationTest {
     Workload yh = Traces.read(SharedData.trace("eagle/YH1_sub.tr"));
     double share = HybridRunner.shortTaskSecondsPercent(yh, YAHOO_CUTOFF, true);
     assertEquals(1.48, share, 0.01);
-    HybridSimulation sim = HybridSchedulers.runner("eagle")
+    HybridSimulation sim = Catalog.HYBRID.runner("eagle")
         .prepare(yh, Scenario.of(4600).withCutoff(YAHOO_CUTOFF), null, 1);
     assertEquals(2, sim.config().shortPartitionPercent());
     assertEquals(92, sim.firstGeneralWorker()); // the reference's int((100 - 98) * 4600 / 100)
@@ -350,7 +349,7 @@ class HybridSimulationTest {
   void sameSeedSameJobsDifferentSeedDifferentJobs() throws Exception {
     Workload yh = Traces.read(SharedData.trace("eagle/YH1_sub.tr"));
     Scenario s = Scenario.of(4600).withCutoff(YAHOO_CUTOFF);
-    HybridRunner hawk = HybridSchedulers.runner("hawk");
+    HybridRunner hawk = Catalog.HYBRID.runner("hawk");
     String a = jobsCsv(hawk.run(yh, s, null, 1));
     String b = jobsCsv(hawk.run(yh, s, null, 1));
     assertEquals(a, b);
@@ -362,7 +361,7 @@ class HybridSimulationTest {
     // reference (issue 3): short P50 23.0, P90 67.0; long P50 981.0. Rota measured 23.0 / 67.1 / 981.0
     // with the default seed (short P50 23.0 and P90 66.0-68.0 over five seeds); the band is the issue's 10%.
     Workload yh = Traces.read(SharedData.trace("eagle/YH1_sub.tr"));
-    HybridRun r = HybridSchedulers.runner("eagle")
+    HybridRun r = Catalog.HYBRID.runner("eagle")
         .runDetailed(yh, Scenario.of(4600).withCutoff(YAHOO_CUTOFF), null, 1);
     Percentiles shorts = new Percentiles(r.result().latencies(JobClass.SHORT, YAHOO_CUTOFF));
     Percentiles longs = new Percentiles(r.result().latencies(JobClass.LONG, YAHOO_CUTOFF));

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.LongPredicate;
 
+import dev.rota.core.catalog.Catalog;
 /** Helpers shared by the hybrid tests (hand-computed scenarios on a few workers). */
 public final class HybridTestSupport {
   public static final double YAHOO_CUTOFF = 90.5811;
@@ -29,7 +30,7 @@ public final class HybridTestSupport {
   public static HybridRun run(String scheduler, int workers, long seed, Map<String, String> settings, JobSpec... jobs) {
     Workload w = new Workload("test", List.of(jobs));
     Scenario s = Scenario.of(workers).withCutoff(YAHOO_CUTOFF).withSeed(seed).withSettings(settings);
-    return HybridSchedulers.runner(scheduler).runDetailed(w, s, null, 1);
+    return Catalog.HYBRID.runner(scheduler).runDetailed(w, s, null, 1);
   }
 
   public static double finish(HybridRun r, int job) {

@@ -8,7 +8,7 @@ import dev.rota.core.reservation.plan.Plan;
 import dev.rota.core.reservation.plan.PlannedReservation;
 import dev.rota.core.reservation.plan.StepFunction;
 import dev.rota.core.reservation.policy.NoOverCommitPolicy;
-import dev.rota.core.reservation.policy.SharingPolicy;
+import dev.rota.core.reservation.plan.SharingPolicy;
 import dev.rota.core.reservation.rdl.CompileResult;
 import dev.rota.core.reservation.rdl.CompiledRdl;
 import dev.rota.core.reservation.rdl.Rdl;

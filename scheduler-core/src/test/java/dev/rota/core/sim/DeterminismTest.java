@@ -11,6 +11,7 @@ import dev.rota.core.trace.Traces;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
 
+import dev.rota.core.catalog.Catalog;
 /** Same inputs and seed give byte-identical per-job output. */
 class DeterminismTest {
   static String jobsCsv(SimResult r, double cutoff) throws Exception {
@@ -23,8 +24,8 @@ class DeterminismTest {
   void theGoogleSubtraceReplaysByteForByte() throws Exception {
     Workload w = Traces.read(SharedData.trace("eagle/GOOG_subtrace.tr"));
     Scenario s = Scenario.of(400).withCutoff(1129.532);
-    String a = jobsCsv(Schedulers.get("fifo").run(w, s, null, 1), 1129.532);
-    String b = jobsCsv(Schedulers.get("fifo").run(w, s, null, 1), 1129.532);
+    String a = jobsCsv(Catalog.SCHEDULERS.get("fifo").run(w, s, null, 1), 1129.532);
+    String b = jobsCsv(Catalog.SCHEDULERS.get("fifo").run(w, s, null, 1), 1129.532);
     assertEquals(a, b);
     assertEquals(10_001, a.lines().count());
   }
@@ -46,8 +47,8 @@ class DeterminismTest {
         .withQueues(dev.rota.core.model.QueueSpec.parent("root", 100, 100,
             dev.rota.core.model.QueueSpec.leaf("root.short", 10, 100),
             dev.rota.core.model.QueueSpec.leaf("root.long", 90, 90)), Scenario.QueueAssignment.BY_CLASS);
-    SimResult r1 = Schedulers.get("capacity").run(w, s, null, 1);
-    SimResult r2 = Schedulers.get("capacity").run(w, s, null, 1);
+    SimResult r1 = Catalog.SCHEDULERS.get("capacity").run(w, s, null, 1);
+    SimResult r2 = Catalog.SCHEDULERS.get("capacity").run(w, s, null, 1);
     assertEquals(jobsCsv(r1, 90.5811), jobsCsv(r2, 90.5811));
     assertTrue(r1.cpuUtilization() > 0 && r1.cpuUtilization() <= 1, "utilization " + r1.cpuUtilization());
   }

@@ -25,7 +25,7 @@ import dev.rota.core.reservation.plan.AtomAllocation;
 import dev.rota.core.reservation.plan.Block;
 import dev.rota.core.reservation.plan.Segment;
 import dev.rota.core.reservation.plan.StepFunction;
-import dev.rota.core.reservation.policy.SharingPolicy;
+import dev.rota.core.reservation.plan.SharingPolicy;
 import dev.rota.core.reservation.rdl.All;
 import dev.rota.core.reservation.rdl.Atom;
 import dev.rota.core.reservation.rdl.CompileResult;

@@ -8,7 +8,7 @@ import java.util.Set;
 
 import org.apache.hadoop.conf.Configuration;
 
-import dev.rota.core.reservation.agent.AgentCatalog;
+import dev.rota.core.reservation.system.AgentCatalog;
 import dev.rota.yarn.InvalidRotaConfigurationException;
 import dev.rota.yarn.RotaConfiguration;
 import dev.rota.yarn.RotaKey;

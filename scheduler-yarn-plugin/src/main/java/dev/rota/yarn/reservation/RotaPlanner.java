@@ -14,7 +14,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.reservation.planning.Planne
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.rota.core.reservation.agent.AgentCatalog;
+import dev.rota.core.reservation.system.AgentCatalog;
 import dev.rota.core.reservation.agent.ReservationAgent;
 import dev.rota.core.reservation.plan.Allocation;
 import dev.rota.core.reservation.plan.StepFunction;

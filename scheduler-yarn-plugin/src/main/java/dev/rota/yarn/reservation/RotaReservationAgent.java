@@ -14,10 +14,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.rota.core.reservation.Rejection;
-import dev.rota.core.reservation.ReservationDecision;
+import dev.rota.core.reservation.system.ReservationDecision;
 import dev.rota.core.reservation.ReservationRequest;
-import dev.rota.core.reservation.ReservationSystem;
-import dev.rota.core.reservation.agent.AgentCatalog;
+import dev.rota.core.reservation.system.ReservationSystem;
+import dev.rota.core.reservation.system.AgentCatalog;
 import dev.rota.core.reservation.plan.Allocation;
 import dev.rota.core.reservation.plan.PlannedReservation;
 import dev.rota.core.reservation.policy.NoOverCommitPolicy;
@@ -106,7 +106,7 @@ public class RotaReservationAgent implements ReservationAgent {
             throw rejection(agent.name(), what, Rejection.ofIssues("compiler", inv.errors()), step, arrival);
         }
         RdlExpression rdl = RdlCarrier.shift(relative, arrival);
-        dev.rota.core.reservation.policy.SharingPolicy policy = plan.getSharingPolicy() instanceof RotaSharingPolicy p
+        dev.rota.core.reservation.plan.SharingPolicy policy = plan.getSharingPolicy() instanceof RotaSharingPolicy p
                 ? p.core(step) : new NoOverCommitPolicy();
         dev.rota.core.reservation.plan.Plan core = PlanConversion.toCore(plan, policy, agent.compilerOptions());
         ReservationSystem system = new ReservationSystem(core, agent, new RePlacingReplanner(), settings.users());

@@ -22,8 +22,8 @@ import dev.rota.core.reservation.plan.Allocation;
 import dev.rota.core.reservation.plan.StepFunction;
 import dev.rota.core.reservation.policy.CapacityOverTimePolicy;
 import dev.rota.core.reservation.policy.NoOverCommitPolicy;
-import dev.rota.core.reservation.policy.PolicyDecision;
-import dev.rota.core.reservation.policy.Violation;
+import dev.rota.core.reservation.plan.PolicyDecision;
+import dev.rota.core.reservation.Violation;
 import dev.rota.core.reservation.rdl.CompilerOptions;
 import dev.rota.yarn.InvalidRotaConfigurationException;
 
@@ -104,7 +104,7 @@ public class RotaSharingPolicy implements SharingPolicy {
     }
 
     /** The core policy for a plan whose step is {@code stepMs}. */
-    public dev.rota.core.reservation.policy.SharingPolicy core(long stepMs) {
+    public dev.rota.core.reservation.plan.SharingPolicy core(long stepMs) {
         if (physicalOnly.get() || settings.policy() == ReservationKeys.PolicyKind.NO_OVER_COMMIT) {
             return new NoOverCommitPolicy();
         }
@@ -134,7 +134,7 @@ public class RotaSharingPolicy implements SharingPolicy {
     @Override
     public void validate(Plan plan, ReservationAllocation reservation) throws PlanningException {
         long step = plan.getStep();
-        dev.rota.core.reservation.policy.SharingPolicy policy = core(step);
+        dev.rota.core.reservation.plan.SharingPolicy policy = core(step);
         ReservationAllocation old = plan.getReservationById(reservation.getReservationId());
         if (old != null && !old.getUser().equals(reservation.getUser())) {
             throw new PlanningException("reservation " + reservation.getReservationId() + " belongs to user '"
@@ -172,7 +172,7 @@ public class RotaSharingPolicy implements SharingPolicy {
         if (s >= e) {
             return available;
         }
-        dev.rota.core.reservation.policy.SharingPolicy policy = core(step);
+        dev.rota.core.reservation.plan.SharingPolicy policy = core(step);
         dev.rota.core.reservation.plan.Plan view = PlanConversion.toCore(plan, policy, CompilerOptions.DEFAULT);
         Optional<dev.rota.core.reservation.ReservationId> replacing = oldId == null ? Optional.empty()
                 : Optional.of(dev.rota.core.reservation.ReservationId.of(oldId.toString()));

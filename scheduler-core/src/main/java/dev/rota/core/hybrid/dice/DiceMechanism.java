@@ -7,9 +7,11 @@ import dev.rota.core.hybrid.HybridSystem;
 import dev.rota.core.hybrid.MechanismFactory;
 import dev.rota.core.hybrid.MechanismStats;
 import dev.rota.core.hybrid.WaitMonitor;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -136,16 +138,24 @@ public final class DiceMechanism implements HybridMechanism {
     this.ctl = new DiceController(cfg);
   }
 
-  /** Registers es, op, dice and the six CLI combinations with {@link dev.rota.core.hybrid.HybridSchedulers}. */
-  public static void register() {
+  /** Dice's three forms: es, op, dice. */
+  public static List<MechanismFactory> factories() {
+    List<MechanismFactory> out = new ArrayList<>();
     for (Kind k : Kind.values()) {
-      dev.rota.core.hybrid.HybridSchedulers.registerMechanism(factory(k));
+      out.add(factory(k));
     }
+    return out;
+  }
+
+  /** The combinations the CLI lists: every form on hawk and on eagle. */
+  public static List<String> combinations() {
+    List<String> out = new ArrayList<>();
     for (String base : new String[] {"hawk", "eagle"}) {
       for (Kind k : Kind.values()) {
-        dev.rota.core.hybrid.HybridSchedulers.registerCombination(base + "+" + k.cliName);
+        out.add(base + "+" + k.cliName);
       }
     }
+    return out;
   }
 
   /** The factory of one form. */

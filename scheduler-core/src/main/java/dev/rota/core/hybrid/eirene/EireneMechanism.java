@@ -1,14 +1,15 @@
 package dev.rota.core.hybrid.eirene;
 
 import dev.rota.core.hybrid.HybridMechanism;
-import dev.rota.core.hybrid.HybridSchedulers;
 import dev.rota.core.hybrid.HybridSimulation;
 import dev.rota.core.hybrid.HybridSystem;
 import dev.rota.core.hybrid.MechanismFactory;
 import dev.rota.core.hybrid.MechanismStats;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -132,14 +133,22 @@ public final class EireneMechanism implements HybridMechanism {
     this.cfg = cfg;
   }
 
-  /** Registers ccdm, satc, eirene and the CLI combinations eagle+ccdm, eagle+satc, eagle+eirene. */
-  public static void register() {
+  /** Eirene's three forms: ccdm, satc, eirene. */
+  public static List<MechanismFactory> factories() {
+    List<MechanismFactory> out = new ArrayList<>();
     for (Kind k : Kind.values()) {
-      HybridSchedulers.registerMechanism(factory(k));
+      out.add(factory(k));
     }
+    return out;
+  }
+
+  /** The combinations the CLI lists: every form on eagle (the only base Eirene supports). */
+  public static List<String> combinations() {
+    List<String> out = new ArrayList<>();
     for (Kind k : Kind.values()) {
-      HybridSchedulers.registerCombination("eagle+" + k.cliName);
+      out.add("eagle+" + k.cliName);
     }
+    return out;
   }
 
   public static MechanismFactory factory(Kind kind) {

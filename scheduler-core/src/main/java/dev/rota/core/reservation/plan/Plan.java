@@ -2,7 +2,6 @@ package dev.rota.core.reservation.plan;
 
 import dev.rota.core.reservation.ReservationId;
 import dev.rota.core.reservation.ReservationRequest;
-import dev.rota.core.reservation.policy.SharingPolicy;
 import dev.rota.core.reservation.rdl.CompiledRdl;
 import java.util.HashMap;
 import java.util.List;

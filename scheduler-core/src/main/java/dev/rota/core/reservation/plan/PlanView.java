@@ -2,7 +2,6 @@ package dev.rota.core.reservation.plan;
 
 import dev.rota.core.model.Resource;
 import dev.rota.core.reservation.ReservationId;
-import dev.rota.core.reservation.policy.SharingPolicy;
 import java.util.List;
 import java.util.Optional;
 

@@ -1,7 +1,6 @@
 package dev.rota.core.reservation.plan;
 
 import dev.rota.core.reservation.ReservationId;
-import dev.rota.core.reservation.policy.SharingPolicy;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;

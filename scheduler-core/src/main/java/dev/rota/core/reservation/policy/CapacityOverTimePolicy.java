@@ -14,6 +14,9 @@ import dev.rota.core.reservation.plan.StepFunction;
 import java.util.Optional;
 import java.util.TreeSet;
 
+import dev.rota.core.reservation.Violation;
+import dev.rota.core.reservation.plan.PolicyDecision;
+import dev.rota.core.reservation.plan.SharingPolicy;
 /**
  * Capacity over time (paper §5.1; Hadoop's {@code CapacityOverTimePolicy}): on top of
  * {@link NoOverCommitPolicy}, every user u must keep, in every resource dimension,

@@ -13,11 +13,14 @@ import dev.rota.core.reservation.plan.Skylines;
 import dev.rota.core.reservation.plan.StepFunction;
 import java.util.Optional;
 
+import dev.rota.core.reservation.Violation;
+import dev.rota.core.reservation.plan.PolicyDecision;
+import dev.rota.core.reservation.plan.SharingPolicy;
 /**
  * Never commit more than the plan's physical capacity at any step, in any dimension. No user limits.
  */
 public final class NoOverCommitPolicy implements SharingPolicy {
-  public static final String NAME = "no-over-commit";
+  public static final String NAME = Violation.NO_OVER_COMMIT;
 
   @Override
   public String name() {

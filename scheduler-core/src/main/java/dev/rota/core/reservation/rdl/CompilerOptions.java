@@ -17,8 +17,11 @@ package dev.rota.core.reservation.rdl;
  */
 public record CompilerOptions(
     boolean unifyCompatibleAtoms, boolean rewriteNonRigidGangs, int maxRigidPieces, long notBefore) {
+  /** Upper bound on rigid atoms created by one non-rigid gang rewrite (ours): 256. */
+  public static final int MAX_RIGID_PIECES = 256;
+
   public static final CompilerOptions DEFAULT =
-      new CompilerOptions(true, false, dev.rota.core.reservation.RayonDefaults.MAX_RIGID_PIECES, 0);
+      new CompilerOptions(true, false, MAX_RIGID_PIECES, 0);
 
   public CompilerOptions {
     if (maxRigidPieces < 1) {

@@ -18,8 +18,8 @@ import dev.rota.core.reservation.plan.ContractChecker;
 import dev.rota.core.reservation.plan.Plan;
 import dev.rota.core.reservation.policy.CapacityOverTimePolicy;
 import dev.rota.core.reservation.policy.NoOverCommitPolicy;
-import dev.rota.core.reservation.policy.PolicyDecision;
-import dev.rota.core.reservation.policy.SharingPolicy;
+import dev.rota.core.reservation.plan.PolicyDecision;
+import dev.rota.core.reservation.plan.SharingPolicy;
 import dev.rota.core.reservation.rdl.CompileResult;
 import dev.rota.core.reservation.rdl.Rdl;
 import dev.rota.core.reservation.rdl.RdlCompiler;
@@ -29,6 +29,7 @@ import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
+import dev.rota.core.reservation.system.AgentCatalog;
 /** GREE-L's low-load fill and the min-cost portfolio, on a worked example with exact figures and on random plans. */
 class MinCostPortfolioAgentTest {
   /** 10 bundles; bob holds 6 on [0, 4); alice asks for 8 leases of 1 bundle for 2 steps in [0, 8). */

@@ -25,6 +25,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import dev.rota.core.reservation.Violation;
+import dev.rota.core.reservation.plan.PolicyDecision;
+import dev.rota.core.reservation.plan.SharingPolicy;
 class SharingPolicyTest {
   static Allocation blocks(Block... bs) {
     return new Allocation(List.of(new AtomAllocation("window.atom", List.of("window.atom"), B, List.of(bs))));

@@ -12,10 +12,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.core.reservation.Fixtures;
 import dev.rota.core.reservation.Rejection;
-import dev.rota.core.reservation.ReservationDecision;
+import dev.rota.core.reservation.system.ReservationDecision;
 import dev.rota.core.reservation.ReservationId;
 import dev.rota.core.reservation.ReservationRequest;
-import dev.rota.core.reservation.ReservationSystem;
+import dev.rota.core.reservation.system.ReservationSystem;
 import dev.rota.core.reservation.agent.AgentContractPropertyTest;
 import dev.rota.core.reservation.agent.GreeAgent;
 import dev.rota.core.reservation.plan.ContractChecker;

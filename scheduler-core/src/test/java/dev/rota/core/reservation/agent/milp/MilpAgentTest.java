@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.rota.core.reservation.Fixtures;
 import dev.rota.core.reservation.ReservationId;
 import dev.rota.core.reservation.ReservationRequest;
-import dev.rota.core.reservation.agent.AgentCatalog;
+import dev.rota.core.reservation.system.AgentCatalog;
 import dev.rota.core.reservation.agent.GreeAgent;
 import dev.rota.core.reservation.agent.PlacementRequest;
 import dev.rota.core.reservation.agent.PortfolioAgent;

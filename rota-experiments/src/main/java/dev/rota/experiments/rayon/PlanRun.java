@@ -1,0 +1,46 @@
+package dev.rota.experiments.rayon;
+
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One agent's run over one reservation stream and the §6.3 metrics of the plan it leaves.
+ *
+ * @param agent the agent's name
+ * @param hadoop whether it is one of Hadoop's agents
+ * @param accepted ids of the accepted reservations
+ * @param acceptance accepted work over offered work (size-weighted acceptance), in [0, 1]
+ * @param preemption the sum of the downward steps of the plan's total load, in bundles
+ * @param uniformity stddev / mean of the plan's utilization per step over the stream's span
+ * @param msPerReservation wall-clock planning time per reservation, ms
+ * @param rejections rejections by reason (Hadoop: the exception's class)
+ */
+record PlanRun(String agent, boolean hadoop, Set<String> accepted, double acceptance, double preemption,
+    double uniformity, double msPerReservation, Map<String, Integer> rejections) {
+
+  /**
+   * The metrics of a per-step load profile (bundles per step over [0, profile.length)).
+   *
+   * @return {preemption, uniformity}
+   */
+  static double[] profileMetrics(long[] profile) {
+    long down = 0;
+    long prev = 0;
+    double sum = 0;
+    for (long v : profile) {
+      if (v < prev) {
+        down += prev - v;
+      }
+      prev = v;
+      sum += v;
+    }
+    down += prev; // the plan empties after its last step
+    double mean = profile.length == 0 ? 0 : sum / profile.length;
+    double var = 0;
+    for (long v : profile) {
+      var += (v - mean) * (v - mean);
+    }
+    double sd = profile.length == 0 ? 0 : Math.sqrt(var / profile.length);
+    return new double[] {down, mean == 0 ? 0 : sd / mean};
+  }
+}
