@@ -1,5 +1,6 @@
 package dev.rota.core.sim;
 
+import dev.rota.core.model.ExecutionType;
 import dev.rota.core.model.JobSpec;
 import dev.rota.core.model.NodeSpec;
 import dev.rota.core.model.QueueSpec;
@@ -7,6 +8,7 @@ import dev.rota.core.model.Resource;
 import dev.rota.core.model.StageSpec;
 import dev.rota.core.model.Workload;
 import dev.rota.core.policy.ClusterView;
+import dev.rota.core.policy.ContainerView;
 import dev.rota.core.policy.JobView;
 import dev.rota.core.policy.Placements;
 import dev.rota.core.policy.QueueView;
@@ -440,6 +442,32 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
   public List<? extends JobView> runnableJobs() {
     return runnable;
   }
+
+  /**
+   * The tasks running on {@code index}, oldest first (ties by job, then stage and task). Scans the
+   * running containers: O(running tasks) per call, meant for policies that look at one node per
+   * decision (co-location, packing), not for every pass of a large simulation.
+   */
+  @Override
+  public List<? extends ContainerView> running(int index) {
+    List<SimContainer> out = new ArrayList<>();
+    for (SimJob j : jobs) {
+      for (int k = 0; k < j.containerCount; k++) {
+        int c = j.containers[k];
+        if (cNode[c] == index) {
+          out.add(new SimContainer(j.spec.id() + "/s" + cStage[c] + "/t" + cTask[c], j.spec.id(), index,
+              j.spec.stages().get(cStage[c]).taskDemand(), ExecutionType.GUARANTEED, cStart[c]));
+        }
+      }
+    }
+    out.sort(java.util.Comparator.comparingDouble(SimContainer::startTime).thenComparing(SimContainer::id));
+    return out;
+  }
+
+  /** A running task as a {@link ContainerView}. */
+  private record SimContainer(
+      String id, String jobId, int node, Resource resource, ExecutionType executionType, double startTime)
+      implements ContainerView {}
 
   // ---- state --------------------------------------------------------------------------------
 

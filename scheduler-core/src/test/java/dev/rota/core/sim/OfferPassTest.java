@@ -171,4 +171,32 @@ class OfferPassTest {
     assertArrayEquals(centralized.finish(), offered.finish(), 0);
     assertArrayEquals(centralized.firstStart(), offered.firstStart(), 0);
   }
+
+  @Test
+  void theViewListsEachNodesRunningContainersByJob() {
+    // FewestRunningFirst on the three jobs; after each placement on n1, the policy reads n1's containers.
+    List<String> seen = new ArrayList<>();
+    OfferPolicy spy = new OfferPolicy() {
+      final FewestRunningFirst inner = new FewestRunningFirst();
+
+      @Override
+      public String name() {
+        return "spy";
+      }
+
+      @Override
+      public List<JobView> rank(int node, List<? extends JobView> candidates, ClusterView view) {
+        return inner.rank(node, candidates, view);
+      }
+
+      @Override
+      public void onDecision(Decision d, ClusterView view) {
+        if (d.nodeId().equals("n1") && view.now() == 0) {
+          seen.add(view.running(1).stream().map(c -> c.jobId() + "@" + c.node()).toList().toString());
+        }
+      }
+    };
+    run(spy, threeJobs(), twoNodes());
+    assertEquals(List.of("[B@1]", "[B@1, C@1]", "[A@1, B@1, C@1]", "[A@1, B@1, B@1, C@1]"), seen);
+  }
 }
