@@ -11,10 +11,11 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.Capacity
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.rota.yarn.hybrid.HybridKeys;
-import dev.rota.yarn.hybrid.HybridRuntime;
-import dev.rota.yarn.hybrid.HybridSettings;
 import dev.rota.yarn.policy.Heartbeat;
+import dev.rota.yarn.spi.InvalidRotaConfigurationException;
+import dev.rota.yarn.spi.RotaScheduler;
+import dev.rota.yarn.spi.RotaSubsystem;
+import dev.rota.yarn.spi.SubsystemContext;
 
 /**
  * The Rota ResourceManager scheduler: a {@link CapacityScheduler} that is the home of Rota's policies.
@@ -29,14 +30,17 @@ import dev.rota.yarn.policy.Heartbeat;
  *       refreshQueues, before CapacityScheduler applies the new queues);</li>
  *   <li>publishes the metrics2 source {@value RotaSchedulerMetrics#SOURCE_NAME}.</li>
  * </ul>
- * This class is a thin facade over CapacityScheduler's lifecycle; the work is done by {@link RotaRuntime}.
+ * This class is a thin facade over CapacityScheduler's lifecycle; the work is done by {@link RotaRuntime} and by
+ * the systems of the catalogue {@link RotaSubsystems}, which it runs through the {@link RotaSubsystem} life cycle
+ * without knowing any of them by name.
  */
-public class RotaCapacityScheduler extends CapacityScheduler {
+public class RotaCapacityScheduler extends CapacityScheduler implements RotaScheduler {
 
     private static final Logger LOG = LoggerFactory.getLogger(RotaCapacityScheduler.class);
 
     private volatile RotaRuntime rota;
-    private volatile HybridRuntime hybrid;
+    private volatile List<RotaSubsystem<?>> systems = List.of();
+    private volatile RotaSettings settings = RotaSettings.DEFAULTS;
 
     /** Used by the ResourceManager through reflection. */
     public RotaCapacityScheduler() {
@@ -57,10 +61,15 @@ public class RotaCapacityScheduler extends CapacityScheduler {
         try {
             RotaRuntime.Plan plan = runtime.plan(getConfiguration());
             runtime.commit(plan);
-            if (plan.settings().hybrid().enabled()) {
-                hybrid = HybridRuntime.start(getRMContext(), plan.settings().hybrid(), conf);
+            settings = plan.settings();
+            List<RotaSubsystem<?>> created = RotaSubsystems.create();
+            systems = created;
+            SubsystemContext context = new SubsystemContext(getRMContext(), conf, getClock());
+            for (RotaSubsystem<?> system : created) {
+                start(system, context, plan.settings());
             }
         } catch (RuntimeException e) {
+            stopSystems();
             runtime.close();
             LOG.error("RotaCapacityScheduler {} cannot start: {}", version(), e.getMessage());
             throw e;
@@ -89,19 +98,44 @@ public class RotaCapacityScheduler extends CapacityScheduler {
             LOG.warn("Rota rejected the refreshed configuration; queues and Rota keep the previous one: {}", e.getMessage());
             throw new IOException(e.getMessage(), e);
         }
-        HybridSettings hybridSettings = plan.settings().hybrid();
-        HybridRuntime hybridRuntime = hybrid;
-        if (hybridSettings.enabled() != (hybridRuntime != null)) {
-            String message = "Rota rejected the refreshed configuration: " + HybridKeys.KEY_ENABLED + "=" + hybridSettings.enabled()
-                    + " cannot change on refreshQueues (hybrid scheduling is " + (hybridRuntime != null ? "on" : "off")
-                    + "); restart the ResourceManager to change it";
+        try {
+            for (RotaSubsystem<?> system : systems) {
+                checkRefresh(system, settings, plan.settings());
+            }
+        } catch (InvalidRotaConfigurationException e) {
+            String message = "Rota rejected the refreshed configuration: " + e.getMessage();
             LOG.warn(message);
-            throw new IOException(message);
+            throw new IOException(message, e);
         }
         super.reinitialize(newConf, rmContext, false);
         runtime.commit(plan);
-        if (hybridRuntime != null) {
-            hybridRuntime.reconfigure(hybridSettings);
+        settings = plan.settings();
+        for (RotaSubsystem<?> system : systems) {
+            reconfigure(system, plan.settings());
+        }
+    }
+
+    private static <S> void start(RotaSubsystem<S> system, SubsystemContext context, RotaSettings settings) {
+        system.start(context, settings.get(system.settingsType()));
+    }
+
+    private static <S> void checkRefresh(RotaSubsystem<S> system, RotaSettings current, RotaSettings next) {
+        system.checkRefresh(current.get(system.settingsType()), next.get(system.settingsType()));
+    }
+
+    private static <S> void reconfigure(RotaSubsystem<S> system, RotaSettings next) {
+        system.reconfigure(next.get(system.settingsType()));
+    }
+
+    private void stopSystems() {
+        List<RotaSubsystem<?>> running = systems;
+        systems = List.of();
+        for (int i = running.size() - 1; i >= 0; i--) {
+            try {
+                running.get(i).stop();
+            } catch (RuntimeException e) {
+                LOG.warn("Rota system {} did not stop cleanly: {}", running.get(i).name(), e.toString());
+            }
         }
     }
 
@@ -121,15 +155,11 @@ public class RotaCapacityScheduler extends CapacityScheduler {
         try {
             super.serviceStop();
         } finally {
+            stopSystems();
             RotaRuntime runtime = rota;
             rota = null;
             if (runtime != null) {
                 runtime.close();
-            }
-            HybridRuntime hybridRuntime = hybrid;
-            hybrid = null;
-            if (hybridRuntime != null) {
-                hybridRuntime.close();
             }
         }
     }
@@ -147,6 +177,7 @@ public class RotaCapacityScheduler extends CapacityScheduler {
      * its effective resources, so a new reservation queue gets no containers until the next cluster-resource
      * change (docs/rayon-yarn.md).
      */
+    @Override
     public void refreshQueueResources() {
         writeLock.lock();
         try {
@@ -158,12 +189,19 @@ public class RotaCapacityScheduler extends CapacityScheduler {
         }
     }
 
-    /**
-     * The hybrid scheduler's state ({@code yarn.scheduler.rota.hybrid.enabled=true}), or null when hybrid
-     * scheduling is off, before start and after stop.
-     */
-    public HybridRuntime getHybridRuntime() {
-        return hybrid;
+    @Override
+    public <T extends RotaSubsystem<?>> Optional<T> subsystem(Class<T> type) {
+        for (RotaSubsystem<?> system : systems) {
+            if (type.isInstance(system)) {
+                return Optional.of(type.cast(system));
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public <S> S settings(Class<S> settingsType) {
+        return settings.get(settingsType);
     }
 
     /** The live metrics source, or null before start / after stop. */

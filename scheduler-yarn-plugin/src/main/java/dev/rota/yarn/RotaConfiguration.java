@@ -3,6 +3,7 @@ package dev.rota.yarn;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -13,10 +14,10 @@ import java.util.stream.Stream;
 
 import org.apache.hadoop.conf.Configuration;
 
-import dev.rota.yarn.adaptive.AdaptiveKeys;
-import dev.rota.yarn.hybrid.HybridKeys;
-import dev.rota.yarn.reservation.ReservationKeys;
 
+import dev.rota.yarn.spi.RotaKey;
+import dev.rota.yarn.spi.InvalidRotaConfigurationException;
+import dev.rota.yarn.spi.RotaSubsystem;
 /**
  * Every {@code yarn.scheduler.rota.*} key, declared once with its default, and the strict reader that
  * turns a configuration into {@link RotaSettings}.
@@ -32,7 +33,7 @@ import dev.rota.yarn.reservation.ReservationKeys;
 public final class RotaConfiguration {
 
     /** Prefix of every Rota key: {@value}. */
-    public static final String PREFIX = "yarn.scheduler.rota.";
+    public static final String PREFIX = RotaKey.PREFIX;
 
     /** Key name of {@link #SELF_CHECK_ENABLED}: {@value}. */
     public static final String KEY_SELF_CHECK_ENABLED = PREFIX + "rules.self-check.enabled";
@@ -50,7 +51,7 @@ public final class RotaConfiguration {
      * Absolute path of a directory whose {@code *.drl} files replace the bundled rules; re-read on every
      * queue refresh. Default {@code ""} (empty) = the rules bundled in the jar.
      */
-    public static final RotaKey<Optional<Path>> RULES_DIR = new RotaKey<>(KEY_RULES_DIR, "",
+    public static final RotaKey<Optional<Path>> RULES_DIR = RotaKey.of(KEY_RULES_DIR, "",
             "Absolute path of a directory whose *.drl files replace the rules bundled in the jar, re-read on every "
                     + "refreshQueues; empty = use the bundled rules.",
             RotaConfiguration::parseRulesDir);
@@ -60,13 +61,10 @@ public final class RotaConfiguration {
             "When true, a self-check problem (e.g. child capacities not summing to 100) fails ResourceManager start, "
                     + "or rejects the refreshQueues, instead of being logged as a warning.");
 
-    /**
-     * All declared keys, in documentation order: the rule-engine keys, then {@link HybridKeys#KEYS}, then
-     * {@link ReservationKeys#KEYS}, then {@link AdaptiveKeys#KEYS}.
-     */
-    public static final List<RotaKey<?>> KEYS = Stream.of(
-            Stream.<RotaKey<?>>of(SELF_CHECK_ENABLED, RULES_DIR, SELF_CHECK_FAIL_ON_FINDING), HybridKeys.KEYS.stream(),
-            ReservationKeys.KEYS.stream(), AdaptiveKeys.KEYS.stream()).flatMap(s -> s).toList();
+    /** All declared keys, in documentation order: the rule-engine keys, then each system's ({@link RotaSubsystems}). */
+    public static final List<RotaKey<?>> KEYS = Stream.concat(
+            Stream.<RotaKey<?>>of(SELF_CHECK_ENABLED, RULES_DIR, SELF_CHECK_FAIL_ON_FINDING),
+            RotaSubsystems.keys().stream()).toList();
 
     private static final Map<String, RotaKey<?>> BY_NAME = KEYS.stream()
             .collect(Collectors.toUnmodifiableMap(RotaKey::name, Function.identity()));
@@ -94,13 +92,23 @@ public final class RotaConfiguration {
             }
         });
         rejectUnknownKeys(rota);
+        Map<Class<?>, Object> systems = new LinkedHashMap<>();
+        Map<Class<?>, String> descriptions = new LinkedHashMap<>();
+        for (RotaSubsystem<?> system : RotaSubsystems.create()) {
+            parseInto(system, rota, systems, descriptions);
+        }
         return new RotaSettings(
                 SELF_CHECK_ENABLED.parse(rota.get(KEY_SELF_CHECK_ENABLED)),
                 RULES_DIR.parse(rota.get(KEY_RULES_DIR)),
                 SELF_CHECK_FAIL_ON_FINDING.parse(rota.get(KEY_SELF_CHECK_FAIL_ON_FINDING)),
-                HybridKeys.parse(rota),
-                ReservationKeys.parse(rota),
-                AdaptiveKeys.parse(rota));
+                systems, descriptions);
+    }
+
+    private static <S> void parseInto(RotaSubsystem<S> system, Map<String, String> rota, Map<Class<?>, Object> systems,
+            Map<Class<?>, String> descriptions) {
+        S settings = system.parse(rota);
+        systems.put(system.settingsType(), settings);
+        descriptions.put(system.settingsType(), system.describe(settings));
     }
 
     private static void rejectUnknownKeys(Map<String, String> rota) {

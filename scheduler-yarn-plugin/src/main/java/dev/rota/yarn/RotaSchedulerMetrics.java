@@ -9,6 +9,7 @@ import org.apache.hadoop.metrics2.lib.MutableCounterLong;
 import org.apache.hadoop.metrics2.lib.MutableGaugeInt;
 import org.apache.hadoop.metrics2.lib.MutableGaugeLong;
 
+import dev.rota.yarn.spi.ReplacingSource;
 /**
  * Metrics2 source {@value #SOURCE_NAME}: what the Rota rule engine did inside the ResourceManager.
  * Visible over JMX as {@code Hadoop:service=ResourceManager,name=RotaSchedulerMetrics} (and at

@@ -1,12 +1,11 @@
 package dev.rota.yarn;
 
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-
-import dev.rota.yarn.adaptive.AdaptiveSettings;
-import dev.rota.yarn.hybrid.HybridSettings;
-import dev.rota.yarn.reservation.ReservationSettings;
 
 /**
  * The validated {@code yarn.scheduler.rota.*} settings of one ResourceManager configuration. Immutable.
@@ -17,31 +16,34 @@ import dev.rota.yarn.reservation.ReservationSettings;
  *                         files replace the rules bundled in the jar; empty = bundled rules (default)
  * @param failOnFinding    {@value RotaConfiguration#KEY_SELF_CHECK_FAIL_ON_FINDING}: a self-check problem
  *                         fails RM start / the refresh instead of being logged (default false)
- * @param hybrid           the {@code yarn.scheduler.rota.hybrid.*} settings (hybrid scheduling, Dice)
- * @param reservation      the {@code yarn.scheduler.rota.reservation.*} settings (Rayon in YARN's reservation system)
- * @param adaptive         the {@code yarn.scheduler.rota.adaptive.*} settings (AdaptiveConfig's tuner)
+ * @param systems          each system's settings by settings type, in catalogue order ({@link RotaSubsystems})
+ * @param descriptions     each system's {@code key=value} line, in catalogue order
  */
-public record RotaSettings(boolean selfCheckEnabled, Optional<Path> rulesDir, boolean failOnFinding, HybridSettings hybrid,
-        ReservationSettings reservation, AdaptiveSettings adaptive) {
+public record RotaSettings(boolean selfCheckEnabled, Optional<Path> rulesDir, boolean failOnFinding,
+        Map<Class<?>, Object> systems, Map<Class<?>, String> descriptions) {
 
     /** Every key at its default. */
-    public static final RotaSettings DEFAULTS = new RotaSettings(true, Optional.empty(), false);
+    public static final RotaSettings DEFAULTS = RotaConfiguration.parse(Map.of());
 
     public RotaSettings {
         Objects.requireNonNull(rulesDir, "rulesDir");
-        Objects.requireNonNull(hybrid, "hybrid");
-        Objects.requireNonNull(reservation, "reservation");
-        Objects.requireNonNull(adaptive, "adaptive");
+        systems = Collections.unmodifiableMap(new LinkedHashMap<>(systems));
+        descriptions = Collections.unmodifiableMap(new LinkedHashMap<>(descriptions));
     }
 
-    /** The rule-engine and hybrid settings with every reservation and adaptive key at its default. */
-    public RotaSettings(boolean selfCheckEnabled, Optional<Path> rulesDir, boolean failOnFinding, HybridSettings hybrid) {
-        this(selfCheckEnabled, rulesDir, failOnFinding, hybrid, ReservationSettings.DEFAULTS, AdaptiveSettings.DEFAULTS);
+    /** The given rule-engine settings with every system key at its default. */
+    public static RotaSettings of(boolean selfCheckEnabled, Optional<Path> rulesDir, boolean failOnFinding) {
+        return new RotaSettings(selfCheckEnabled, rulesDir, failOnFinding, DEFAULTS.systems, DEFAULTS.descriptions);
     }
 
-    /** The rule-engine settings with every hybrid key at its default. */
-    public RotaSettings(boolean selfCheckEnabled, Optional<Path> rulesDir, boolean failOnFinding) {
-        this(selfCheckEnabled, rulesDir, failOnFinding, HybridSettings.DEFAULTS);
+    /** The settings of type {@code type} (e.g. {@code HybridSettings.class}). */
+    public <S> S get(Class<S> type) {
+        Object s = systems.get(type);
+        if (s == null) {
+            throw new IllegalArgumentException("no Rota system has settings of type " + type.getName()
+                    + "; systems: " + systems.keySet());
+        }
+        return type.cast(s);
     }
 
     /** Where the rules come from, for log lines: the directory, or {@code (bundled in the jar)}. */
@@ -51,11 +53,12 @@ public record RotaSettings(boolean selfCheckEnabled, Optional<Path> rulesDir, bo
 
     /** {@code key=value} for every key, in declaration order. */
     public String describe() {
-        return RotaConfiguration.KEY_SELF_CHECK_ENABLED + "=" + selfCheckEnabled + ", "
-                + RotaConfiguration.KEY_RULES_DIR + "=" + rulesDir.map(Path::toString).orElse("(empty: bundled rules)") + ", "
-                + RotaConfiguration.KEY_SELF_CHECK_FAIL_ON_FINDING + "=" + failOnFinding + ", "
-                + hybrid.describe() + ", "
-                + reservation.describe() + ", "
-                + "adaptive: " + adaptive.describe();
+        StringBuilder s = new StringBuilder()
+                .append(RotaConfiguration.KEY_SELF_CHECK_ENABLED).append('=').append(selfCheckEnabled).append(", ")
+                .append(RotaConfiguration.KEY_RULES_DIR).append('=')
+                .append(rulesDir.map(Path::toString).orElse("(empty: bundled rules)")).append(", ")
+                .append(RotaConfiguration.KEY_SELF_CHECK_FAIL_ON_FINDING).append('=').append(failOnFinding);
+        descriptions.values().forEach(d -> s.append(", ").append(d));
+        return s.toString();
     }
 }

@@ -11,6 +11,7 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 
+import dev.rota.yarn.spi.RotaKey;
 /**
  * The operator-facing files must not drift from the key catalogue in {@link RotaConfiguration}: every
  * key appears in docs/configuration.md with its default, and conf/capacity-scheduler.xml sets every key

@@ -15,6 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import dev.rota.yarn.spi.RotaKey;
+import dev.rota.yarn.spi.InvalidRotaConfigurationException;
 class RotaConfigurationTest {
 
     @TempDir
@@ -43,14 +45,14 @@ class RotaConfigurationTest {
     static Stream<Valid> valid() {
         return Stream.of(
                 new Valid("self-check switched off", Map.of(RotaConfiguration.KEY_SELF_CHECK_ENABLED, "false"),
-                        new RotaSettings(false, Optional.empty(), false)),
+                        RotaSettings.of(false, Optional.empty(), false)),
                 new Valid("booleans ignore case and surrounding blanks",
                         Map.of(RotaConfiguration.KEY_SELF_CHECK_ENABLED, " TRUE ", RotaConfiguration.KEY_SELF_CHECK_FAIL_ON_FINDING, "True"),
-                        new RotaSettings(true, Optional.empty(), true)),
+                        RotaSettings.of(true, Optional.empty(), true)),
                 new Valid("an empty rules dir means the bundled rules", Map.of(RotaConfiguration.KEY_RULES_DIR, "  "),
                         RotaSettings.DEFAULTS),
                 new Valid("an existing absolute rules dir is kept", Map.of(RotaConfiguration.KEY_RULES_DIR, rulesDir.toString()),
-                        new RotaSettings(true, Optional.of(rulesDir), false)));
+                        RotaSettings.of(true, Optional.of(rulesDir), false)));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -115,7 +117,7 @@ class RotaConfigurationTest {
         conf.set(RotaConfiguration.KEY_SELF_CHECK_FAIL_ON_FINDING, "true");
         conf.set("yarn.scheduler.capacity.root.queues", "default");
 
-        assertEquals(new RotaSettings(true, Optional.of(rulesDir), true), RotaConfiguration.from(conf));
+        assertEquals(RotaSettings.of(true, Optional.of(rulesDir), true), RotaConfiguration.from(conf));
     }
 
     @Test

@@ -100,7 +100,7 @@ final class ClusterSampler implements AutoCloseable {
 
     private void sample() {
         RotaCapacityScheduler scheduler = (RotaCapacityScheduler) rm.getResourceScheduler();
-        HybridRuntime rt = scheduler.getHybridRuntime();
+        HybridRuntime rt = scheduler.subsystem(dev.rota.yarn.hybrid.HybridSubsystem.class).map(dev.rota.yarn.hybrid.HybridSubsystem::runtime).orElse(null);
         if (rt != null) {
             PartitionView p = rt.partition();
             PartitionSample last = partitions.isEmpty() ? null : partitions.get(partitions.size() - 1);

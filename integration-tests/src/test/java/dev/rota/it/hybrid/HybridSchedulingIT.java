@@ -99,7 +99,7 @@ class HybridSchedulingIT {
 
     private static HybridRuntime runtime() {
         RotaCapacityScheduler scheduler = (RotaCapacityScheduler) yarn.rm().getResourceScheduler();
-        return scheduler.getHybridRuntime();
+        return scheduler.subsystem(dev.rota.yarn.hybrid.HybridSubsystem.class).map(dev.rota.yarn.hybrid.HybridSubsystem::runtime).orElse(null);
     }
 
     @Test

@@ -3,6 +3,8 @@ package dev.rota.yarn.adaptive;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 
 import org.apache.hadoop.conf.Configuration;
@@ -15,8 +17,9 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairSchedule
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.rota.yarn.InvalidRotaConfigurationException;
-import dev.rota.yarn.RotaConfiguration;
+import dev.rota.yarn.spi.InvalidRotaConfigurationException;
+import dev.rota.yarn.spi.RotaKey;
+import dev.rota.yarn.spi.RotaScheduler;
 
 /**
  * AdaptiveConfig's tuner inside the ResourceManager, as a scheduling monitor policy:
@@ -49,6 +52,8 @@ public class AdaptiveConfigTuner implements SchedulingEditPolicy {
     private final Optimizers optimizers = new Optimizers();
     private volatile long intervalMillis = AdaptiveSettings.DEFAULTS.intervalMillis();
     private String lastSettingsProblem;
+    private Configuration parsedFrom;
+    private AdaptiveSettings parsed;
 
     @Override
     public void init(Configuration config, RMContext context, ResourceScheduler scheduler) {
@@ -90,14 +95,14 @@ public class AdaptiveConfigTuner implements SchedulingEditPolicy {
             lastSettingsProblem = null;
             FairSchedulerTarget target = new FairSchedulerTarget(FairSchedulerTarget.live(fair, rmContext), allocations,
                     s.historyDepth());
-            loop.tick(s, target, target, tuned -> WorkloadReader.readFair(fair, rmContext, tuned, s, System.currentTimeMillis()));
+            loop.tick(s, target, target, tuned -> WorkloadReader.readFair(fair, rmContext, tuned, s, now()));
             return;
         }
         LiveScheduler live = new RmLiveScheduler(cs, rmContext);
         if (cs.isConfigurationMutable()) {
             lastSettingsProblem = null;
             loop.tick(s, new MutableConfApplier(cs, rmContext, live), live,
-                    tuned -> WorkloadReader.read(cs, rmContext, tuned, s, System.currentTimeMillis()));
+                    tuned -> WorkloadReader.read(cs, rmContext, tuned, s, now()));
             return;
         }
         Path file = fileOrSkip(s, this::classpathFile);
@@ -105,7 +110,7 @@ public class AdaptiveConfigTuner implements SchedulingEditPolicy {
             return;
         }
         lastSettingsProblem = null;
-        loop.tick(s, file, live, tuned -> WorkloadReader.read(cs, rmContext, tuned, s, System.currentTimeMillis()));
+        loop.tick(s, file, live, tuned -> WorkloadReader.read(cs, rmContext, tuned, s, now()));
     }
 
     /**
@@ -123,14 +128,35 @@ public class AdaptiveConfigTuner implements SchedulingEditPolicy {
         }
     }
 
-    /** The live settings, or null (logged once) when a key is invalid. */
+    /**
+     * The live settings, or null (logged once) when a key is invalid. Under Rota's scheduler they are the settings
+     * it parsed at the last start or refreshQueues (an invalid key rejected the refresh there); under a plain
+     * CapacityScheduler or a FairScheduler they are parsed once per configuration object the scheduler holds
+     * (CapacityScheduler replaces it on every refresh).
+     */
     private AdaptiveSettings settings() {
-        try {
-            return RotaConfiguration.from(cs != null ? cs.getConfiguration() : fair.getConf()).adaptive();
-        } catch (InvalidRotaConfigurationException e) {
-            warnOnce("AdaptiveConfig interval skipped, running configuration untouched: " + e.getMessage());
-            return null;
+        var rota = RotaScheduler.of(cs != null ? cs : fair);
+        if (rota.isPresent()) {
+            return rota.get().settings(AdaptiveSettings.class);
         }
+        Configuration conf = cs != null ? cs.getConfiguration() : fair.getConf();
+        if (conf != parsedFrom) {
+            try {
+                Map<String, String> entries = new TreeMap<>();
+                conf.getPropsWithPrefix(RotaKey.PREFIX).forEach((k, v) -> entries.put(RotaKey.PREFIX + k, v));
+                parsed = new AdaptiveSubsystem().parse(entries);
+            } catch (InvalidRotaConfigurationException e) {
+                parsed = null;
+                warnOnce("AdaptiveConfig interval skipped, running configuration untouched: " + e.getMessage());
+            }
+            parsedFrom = conf;
+        }
+        return parsed;
+    }
+
+    /** The scheduler's clock (the time the tuner's workload reader sees), in ms. */
+    private long now() {
+        return (cs != null ? cs.getClock() : fair.getClock()).getTime();
     }
 
     private void warnOnce(String message) {

@@ -12,9 +12,8 @@ import java.util.Optional;
 
 import dev.rota.core.adaptive.AdaptiveDefaults;
 import dev.rota.core.adaptive.IntraQueuePolicy;
-import dev.rota.yarn.InvalidRotaConfigurationException;
-import dev.rota.yarn.RotaConfiguration;
-import dev.rota.yarn.RotaKey;
+import dev.rota.yarn.spi.InvalidRotaConfigurationException;
+import dev.rota.yarn.spi.RotaKey;
 
 /**
  * Every {@code yarn.scheduler.rota.adaptive.*} key (AdaptiveConfig's tuner inside the ResourceManager),
@@ -25,7 +24,7 @@ import dev.rota.yarn.RotaKey;
 public final class AdaptiveKeys {
 
     /** Prefix of the adaptive keys: {@value}. */
-    public static final String PREFIX = RotaConfiguration.PREFIX + "adaptive.";
+    public static final String PREFIX = RotaKey.PREFIX + "adaptive.";
 
     public static final String KEY_INTERVAL_SECONDS = PREFIX + "interval-seconds";
     public static final String KEY_GROUPS = PREFIX + "groups";

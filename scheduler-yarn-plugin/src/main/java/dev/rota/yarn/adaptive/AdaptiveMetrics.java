@@ -7,7 +7,7 @@ import org.apache.hadoop.metrics2.lib.MetricsRegistry;
 import org.apache.hadoop.metrics2.lib.MutableCounterLong;
 import org.apache.hadoop.metrics2.lib.MutableGaugeLong;
 
-import dev.rota.yarn.ReplacingSource;
+import dev.rota.yarn.spi.ReplacingSource;
 
 /**
  * Metrics2 source {@value #SOURCE_NAME}: what AdaptiveConfig's tuner did inside the ResourceManager, over

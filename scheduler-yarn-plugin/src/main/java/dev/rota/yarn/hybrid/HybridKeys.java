@@ -13,9 +13,8 @@ import java.util.regex.Pattern;
 
 import dev.rota.core.hybrid.dice.DiceConfig;
 import dev.rota.core.hybrid.dice.ResponseModel;
-import dev.rota.yarn.InvalidRotaConfigurationException;
-import dev.rota.yarn.RotaConfiguration;
-import dev.rota.yarn.RotaKey;
+import dev.rota.yarn.spi.InvalidRotaConfigurationException;
+import dev.rota.yarn.spi.RotaKey;
 
 /**
  * Every {@code yarn.scheduler.rota.hybrid.*} key, declared once with its default, and the strict reader
@@ -30,7 +29,7 @@ import dev.rota.yarn.RotaKey;
 public final class HybridKeys {
 
     /** Prefix of the hybrid keys: {@value}. */
-    public static final String PREFIX = RotaConfiguration.PREFIX + "hybrid.";
+    public static final String PREFIX = RotaKey.PREFIX + "hybrid.";
     /** Prefix of Dice's control-law keys: {@value}. */
     public static final String DICE_PREFIX = PREFIX + "dice.";
 

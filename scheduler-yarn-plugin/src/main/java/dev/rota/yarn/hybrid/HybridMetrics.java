@@ -2,7 +2,7 @@ package dev.rota.yarn.hybrid;
 
 import org.apache.hadoop.metrics2.MetricsCollector;
 import org.apache.hadoop.metrics2.MetricsSource;
-import dev.rota.yarn.ReplacingSource;
+import dev.rota.yarn.spi.ReplacingSource;
 import org.apache.hadoop.metrics2.lib.Interns;
 import org.apache.hadoop.metrics2.lib.MetricsRegistry;
 import org.apache.hadoop.metrics2.lib.MutableCounterLong;

@@ -22,10 +22,10 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.rota.yarn.RotaCapacityScheduler;
+import dev.rota.yarn.spi.RotaScheduler;
 
 /**
- * The hybrid scheduler's shared state inside one ResourceManager, owned by {@link RotaCapacityScheduler}
+ * The hybrid scheduler's shared state inside one ResourceManager, owned by its {@link HybridSubsystem} in Rota's scheduler
  * and reached by the YARN plug-ins (routing processor, placement allocator, Dice monitor policy,
  * NodeManager-status listener) through {@link #find(RMContext)}: job classes, the partition view, the
  * short-wait tracker, Opportunistic Preemption's state and the metrics.
@@ -34,6 +34,9 @@ import dev.rota.yarn.RotaCapacityScheduler;
  * the tracker and preemption state synchronise internally; the maps are concurrent.
  */
 public final class HybridRuntime implements AutoCloseable {
+
+    /** The scheduler class operators configure (named, not imported: this package sits below it). */
+    static final String ROTA_SCHEDULER = "dev.rota.yarn.RotaCapacityScheduler";
 
     private static final Logger LOG = LoggerFactory.getLogger(HybridRuntime.class);
 
@@ -65,7 +68,7 @@ public final class HybridRuntime implements AutoCloseable {
      * the {@value HybridMetrics#SOURCE_NAME} metrics source and the NodeManager-status listener on the RM
      * dispatcher (call during scheduler initialisation, before the dispatcher starts).
      *
-     * @throws dev.rota.yarn.InvalidRotaConfigurationException if a YARN key needed by hybrid scheduling is wrong
+     * @throws dev.rota.yarn.spi.InvalidRotaConfigurationException if a YARN key needed by hybrid scheduling is wrong
      */
     public static HybridRuntime start(RMContext rmContext, HybridSettings settings, Configuration rmConf) {
         HybridWiring.check(rmConf, settings);
@@ -77,20 +80,20 @@ public final class HybridRuntime implements AutoCloseable {
     }
 
     /**
-     * The running hybrid runtime of {@code rmContext}'s scheduler, or null when the scheduler is not
-     * {@link RotaCapacityScheduler}, hybrid scheduling is disabled, or the scheduler is not initialised yet.
+     * The running hybrid runtime of {@code rmContext}'s scheduler, or null when the scheduler is not Rota's
+     * ({@link RotaScheduler}), hybrid scheduling is disabled, or the scheduler is not initialised yet.
      */
     public static HybridRuntime find(RMContext rmContext) {
-        ResourceScheduler scheduler = rmContext == null ? null : rmContext.getScheduler();
-        return scheduler instanceof RotaCapacityScheduler rota ? rota.getHybridRuntime() : null;
+        return RotaScheduler.of(rmContext).flatMap(r -> r.subsystem(HybridSubsystem.class))
+                .map(HybridSubsystem::runtime).orElse(null);
     }
 
-    /** Fails a plug-in's start when the ResourceManager does not run {@link RotaCapacityScheduler}. */
+    /** Fails a plug-in's start when the ResourceManager does not run Rota's scheduler. */
     public static void requireRotaScheduler(RMContext rmContext, String component) {
         ResourceScheduler scheduler = rmContext == null ? null : rmContext.getScheduler();
-        if (!(scheduler instanceof RotaCapacityScheduler)) {
+        if (RotaScheduler.of(scheduler).isEmpty()) {
             throw new IllegalStateException(component + " needs yarn.resourcemanager.scheduler.class="
-                    + RotaCapacityScheduler.class.getName() + " (the ResourceManager runs "
+                    + ROTA_SCHEDULER + " (the ResourceManager runs "
                     + (scheduler == null ? "no scheduler yet" : scheduler.getClass().getName()) + ")");
         }
     }

@@ -8,7 +8,7 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.rota.yarn.InvalidRotaConfigurationException;
+import dev.rota.yarn.spi.InvalidRotaConfigurationException;
 
 /**
  * Checks, at ResourceManager start, that {@code yarn-site.xml} plugs the hybrid scheduler's pieces into

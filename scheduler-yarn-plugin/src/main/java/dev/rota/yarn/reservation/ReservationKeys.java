@@ -9,9 +9,8 @@ import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 
 import dev.rota.core.reservation.system.AgentCatalog;
-import dev.rota.yarn.InvalidRotaConfigurationException;
-import dev.rota.yarn.RotaConfiguration;
-import dev.rota.yarn.RotaKey;
+import dev.rota.yarn.spi.InvalidRotaConfigurationException;
+import dev.rota.yarn.spi.RotaKey;
 
 /**
  * Every {@code yarn.scheduler.rota.reservation.*} key, declared once with its default, and the strict
@@ -25,7 +24,7 @@ import dev.rota.yarn.RotaKey;
 public final class ReservationKeys {
 
     /** Prefix of the reservation keys: {@value}. */
-    public static final String PREFIX = RotaConfiguration.PREFIX + "reservation.";
+    public static final String PREFIX = RotaKey.PREFIX + "reservation.";
 
     public static final String KEY_AGENT = PREFIX + "agent";
     public static final String KEY_REPLAN_AGENT = PREFIX + "replan-agent";

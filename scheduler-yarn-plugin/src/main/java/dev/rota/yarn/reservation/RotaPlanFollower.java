@@ -13,7 +13,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.Capacity
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.rota.yarn.RotaCapacityScheduler;
+import dev.rota.yarn.spi.RotaScheduler;
 
 /**
  * Hadoop's {@link CapacitySchedulerPlanFollower} plus one step: after each synchronisation it has the
@@ -23,7 +23,7 @@ import dev.rota.yarn.RotaCapacityScheduler;
  * resources the scheduler allocates against, so a reservation queue created after the last node change
  * gets nothing: its applications stay ACCEPTED until the reservation expires (observed in
  * {@code RotaReservationIT}). Selected by {@code yarn.resourcemanager.reservation-system.plan.follower}.
- * Under {@link RotaCapacityScheduler} the recomputation runs under the scheduler's write lock; under the
+ * Under Rota's scheduler ({@link RotaScheduler}) the recomputation runs under the scheduler's write lock; under the
  * stock CapacityScheduler it runs without it (the root queue locks its subtree).
  */
 public class RotaPlanFollower extends CapacitySchedulerPlanFollower {
@@ -38,7 +38,7 @@ public class RotaPlanFollower extends CapacitySchedulerPlanFollower {
         if (before.equals(entitlements(plan))) {
             return; // the follower re-set the same entitlements: nothing to recompute
         }
-        if (scheduler instanceof RotaCapacityScheduler rota) {
+        if (scheduler instanceof RotaScheduler rota) {
             rota.refreshQueueResources();
         } else if (scheduler instanceof CapacityScheduler cs) {
             if (!warnedUnlocked) {

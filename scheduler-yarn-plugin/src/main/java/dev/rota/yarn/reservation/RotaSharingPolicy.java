@@ -25,7 +25,7 @@ import dev.rota.core.reservation.policy.NoOverCommitPolicy;
 import dev.rota.core.reservation.plan.PolicyDecision;
 import dev.rota.core.reservation.Violation;
 import dev.rota.core.reservation.rdl.CompilerOptions;
-import dev.rota.yarn.InvalidRotaConfigurationException;
+import dev.rota.yarn.spi.InvalidRotaConfigurationException;
 
 /**
  * Hadoop's {@code reservation-policy} backed by Rota's core sharing policies: {@code no-over-commit}

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.rota.yarn.RotaCapacityScheduler;
 import dev.rota.yarn.RotaConfiguration;
-import dev.rota.yarn.RotaKey;
+import dev.rota.yarn.spi.RotaKey;
 import dev.rota.yarn.RotaSettings;
 
 /**

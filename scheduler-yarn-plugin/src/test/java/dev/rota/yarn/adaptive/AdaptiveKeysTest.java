@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.rota.core.adaptive.AdaptiveDefaults;
 import dev.rota.core.adaptive.IntraQueuePolicy;
-import dev.rota.yarn.InvalidRotaConfigurationException;
+import dev.rota.yarn.spi.InvalidRotaConfigurationException;
 import dev.rota.yarn.RotaConfiguration;
 
 class AdaptiveKeysTest {
@@ -62,7 +62,7 @@ class AdaptiveKeysTest {
         for (var k : AdaptiveKeys.KEYS) {
             assertEquals(true, RotaConfiguration.KEYS.contains(k), k.name());
         }
-        assertEquals(AdaptiveSettings.DEFAULTS, RotaConfiguration.parse(Map.of()).adaptive());
+        assertEquals(AdaptiveSettings.DEFAULTS, RotaConfiguration.parse(Map.of()).get(AdaptiveSettings.class));
     }
 
     @Test

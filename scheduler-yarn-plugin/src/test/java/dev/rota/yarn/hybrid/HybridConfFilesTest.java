@@ -11,10 +11,10 @@ import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 
-import dev.rota.yarn.InvalidRotaConfigurationException;
+import dev.rota.yarn.spi.InvalidRotaConfigurationException;
 import dev.rota.yarn.RotaCapacityScheduler;
 import dev.rota.yarn.RotaConfiguration;
-import dev.rota.yarn.RotaKey;
+import dev.rota.yarn.spi.RotaKey;
 import dev.rota.yarn.nm.PausingContainerExecutor;
 import dev.rota.yarn.nm.PrefetchAuxService;
 
@@ -44,7 +44,7 @@ class HybridConfFilesTest {
             String expected = key.name().equals(HybridKeys.KEY_ENABLED) ? "true" : key.defaultValue();
             assertEquals(expected, configured, key.name());
         }
-        HybridSettings s = RotaConfiguration.from(conf).hybrid();
+        HybridSettings s = RotaConfiguration.from(conf).get(HybridSettings.class);
         assertTrue(s.enabled());
         assertEquals(HybridSettings.DEFAULTS.dice(), s.dice());
     }

@@ -16,9 +16,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import dev.rota.core.hybrid.dice.DiceConfig;
 import dev.rota.core.hybrid.dice.ResponseModel;
-import dev.rota.yarn.InvalidRotaConfigurationException;
+import dev.rota.yarn.spi.InvalidRotaConfigurationException;
 import dev.rota.yarn.RotaConfiguration;
-import dev.rota.yarn.RotaKey;
+import dev.rota.yarn.spi.RotaKey;
 
 class HybridKeysTest {
 
@@ -35,7 +35,7 @@ class HybridKeysTest {
         assertTrue(d.elasticSizing());
         assertFalse(d.preemption());
         assertEquals(DiceConfig.DEFAULTS, d.dice());
-        assertEquals(d, RotaConfiguration.parse(Map.of()).hybrid());
+        assertEquals(d, RotaConfiguration.parse(Map.of()).get(HybridSettings.class));
     }
 
     @Test
@@ -62,7 +62,7 @@ class HybridKeysTest {
                 HybridKeys.KEY_SHORT_PARTITION_PERCENT, "25",
                 HybridKeys.DICE_PREFIX + "window-seconds", "2.5",
                 HybridKeys.DICE_PREFIX + "es-model", "square-root",
-                HybridKeys.DICE_PREFIX + "max-short-partition-percent", "75")).hybrid();
+                HybridKeys.DICE_PREFIX + "max-short-partition-percent", "75")).get(HybridSettings.class);
 
         assertTrue(s.enabled());
         assertEquals(10.0, s.cutoffSeconds());

@@ -14,7 +14,7 @@ class JobClassifierTest {
     private static final HybridSettings SETTINGS = RotaConfiguration.parse(Map.of(
             HybridKeys.KEY_CUTOFF_SECONDS, "10",
             HybridKeys.KEY_SHORT_APPLICATION_TYPES, "tez",
-            HybridKeys.KEY_SHORT_QUEUES, "interactive")).hybrid();
+            HybridKeys.KEY_SHORT_QUEUES, "interactive")).get(HybridSettings.class);
     private final JobClassifier classifier = new JobClassifier(SETTINGS);
 
     private JobClass classify(Set<String> tags, String type, String queue, Map<String, String> props) {

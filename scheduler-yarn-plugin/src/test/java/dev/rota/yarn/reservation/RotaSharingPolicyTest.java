@@ -17,7 +17,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.reservation.exceptions.Reso
 import org.apache.hadoop.yarn.util.resource.DominantResourceCalculator;
 import org.junit.jupiter.api.Test;
 
-import dev.rota.yarn.InvalidRotaConfigurationException;
+import dev.rota.yarn.spi.InvalidRotaConfigurationException;
 
 /** Rota's sharing policy guarding Hadoop's real {@link InMemoryPlan}, whoever proposes the allocation. */
 class RotaSharingPolicyTest {

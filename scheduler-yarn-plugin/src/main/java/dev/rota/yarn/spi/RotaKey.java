@@ -1,4 +1,4 @@
-package dev.rota.yarn;
+package dev.rota.yarn.spi;
 
 import java.util.Objects;
 
@@ -16,6 +16,9 @@ public final class RotaKey<T> {
         T parse(String trimmedValue);
     }
 
+    /** Prefix of every Rota key: {@value}. */
+    public static final String PREFIX = "yarn.scheduler.rota.";
+
     private final String name;
     private final String defaultValue;
     private final String meaning;
@@ -26,8 +29,8 @@ public final class RotaKey<T> {
         this.defaultValue = Objects.requireNonNull(defaultValue, "defaultValue");
         this.meaning = Objects.requireNonNull(meaning, "meaning");
         this.parser = Objects.requireNonNull(parser, "parser");
-        if (!name.startsWith(RotaConfiguration.PREFIX)) {
-            throw new IllegalArgumentException(name + " does not start with " + RotaConfiguration.PREFIX);
+        if (!name.startsWith(PREFIX)) {
+            throw new IllegalArgumentException(name + " does not start with " + PREFIX);
         }
     }
 

@@ -1,4 +1,4 @@
-package dev.rota.yarn;
+package dev.rota.yarn.spi;
 
 import org.apache.hadoop.metrics2.MetricsSource;
 import org.apache.hadoop.metrics2.MetricsSystem;

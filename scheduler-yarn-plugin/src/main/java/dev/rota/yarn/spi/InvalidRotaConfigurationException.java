@@ -1,4 +1,4 @@
-package dev.rota.yarn;
+package dev.rota.yarn.spi;
 
 /**
  * A {@code yarn.scheduler.rota.*} setting is unknown or has an invalid value. The message always names

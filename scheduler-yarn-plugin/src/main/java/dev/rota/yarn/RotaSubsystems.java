@@ -1,0 +1,34 @@
+package dev.rota.yarn;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.rota.yarn.adaptive.AdaptiveSubsystem;
+import dev.rota.yarn.hybrid.HybridSubsystem;
+import dev.rota.yarn.reservation.ReservationSubsystem;
+import dev.rota.yarn.spi.RotaKey;
+import dev.rota.yarn.spi.RotaSubsystem;
+
+/**
+ * The catalogue of Rota systems in the ResourceManager: the one place that lists them. {@link RotaCapacityScheduler}
+ * and {@link RotaConfiguration} iterate it and know no system by name; adding a system is one line here.
+ */
+public final class RotaSubsystems {
+
+    private RotaSubsystems() {
+    }
+
+    /** New instances of every system, in documentation order (each scheduler owns its own). */
+    public static List<RotaSubsystem<?>> create() {
+        return List.of(new HybridSubsystem(), new ReservationSubsystem(), new AdaptiveSubsystem());
+    }
+
+    /** Every system's keys, in catalogue order. */
+    public static List<RotaKey<?>> keys() {
+        List<RotaKey<?>> keys = new ArrayList<>();
+        for (RotaSubsystem<?> s : create()) {
+            keys.addAll(s.keys());
+        }
+        return List.copyOf(keys);
+    }
+}
