@@ -40,7 +40,7 @@ public class RotaCapacityScheduler extends CapacityScheduler implements RotaSche
 
     private volatile RotaRuntime rota;
     private volatile List<RotaSubsystem<?>> systems = List.of();
-    private volatile RotaSettings settings = RotaSettings.DEFAULTS;
+    private volatile RotaSettings settings;
 
     /** Used by the ResourceManager through reflection. */
     public RotaCapacityScheduler() {
@@ -100,7 +100,7 @@ public class RotaCapacityScheduler extends CapacityScheduler implements RotaSche
         }
         try {
             for (RotaSubsystem<?> system : systems) {
-                checkRefresh(system, settings, plan.settings());
+                checkRefresh(system, settings == null ? RotaSettings.DEFAULTS : settings, plan.settings());
             }
         } catch (InvalidRotaConfigurationException e) {
             String message = "Rota rejected the refreshed configuration: " + e.getMessage();
@@ -199,9 +199,15 @@ public class RotaCapacityScheduler extends CapacityScheduler implements RotaSche
         return Optional.empty();
     }
 
+    /**
+     * {@inheritDoc} Before Rota's own start (CapacityScheduler initialises its scheduling monitors, e.g. the
+     * AdaptiveConfig tuner, inside its own start, before Rota parses) the settings are read from the configuration
+     * CapacityScheduler has loaded.
+     */
     @Override
     public <S> S settings(Class<S> settingsType) {
-        return settings.get(settingsType);
+        RotaSettings s = settings;
+        return (s != null ? s : RotaConfiguration.from(getConfiguration())).get(settingsType);
     }
 
     /** The live metrics source, or null before start / after stop. */

@@ -3,9 +3,9 @@ package dev.rota.yarn;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.rota.yarn.adaptive.AdaptiveSubsystem;
+import dev.rota.yarn.adaptive.AdaptiveKeys;
 import dev.rota.yarn.hybrid.HybridSubsystem;
-import dev.rota.yarn.reservation.ReservationSubsystem;
+import dev.rota.yarn.reservation.ReservationKeys;
 import dev.rota.yarn.spi.RotaKey;
 import dev.rota.yarn.spi.RotaSubsystem;
 
@@ -18,9 +18,9 @@ public final class RotaSubsystems {
     private RotaSubsystems() {
     }
 
-    /** New instances of every system, in documentation order (each scheduler owns its own). */
+    /** Every system, in documentation order; systems with state are new instances (each scheduler owns its own). */
     public static List<RotaSubsystem<?>> create() {
-        return List.of(new HybridSubsystem(), new ReservationSubsystem(), new AdaptiveSubsystem());
+        return List.of(new HybridSubsystem(), ReservationKeys.SUBSYSTEM, AdaptiveKeys.SUBSYSTEM);
     }
 
     /** Every system's keys, in catalogue order. */

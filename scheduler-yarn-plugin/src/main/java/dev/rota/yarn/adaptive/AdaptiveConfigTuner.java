@@ -137,14 +137,19 @@ public class AdaptiveConfigTuner implements SchedulingEditPolicy {
     private AdaptiveSettings settings() {
         var rota = RotaScheduler.of(cs != null ? cs : fair);
         if (rota.isPresent()) {
-            return rota.get().settings(AdaptiveSettings.class);
+            try {
+                return rota.get().settings(AdaptiveSettings.class);
+            } catch (InvalidRotaConfigurationException e) {
+                warnOnce("AdaptiveConfig interval skipped, running configuration untouched: " + e.getMessage());
+                return null;
+            }
         }
         Configuration conf = cs != null ? cs.getConfiguration() : fair.getConf();
         if (conf != parsedFrom) {
             try {
                 Map<String, String> entries = new TreeMap<>();
                 conf.getPropsWithPrefix(RotaKey.PREFIX).forEach((k, v) -> entries.put(RotaKey.PREFIX + k, v));
-                parsed = new AdaptiveSubsystem().parse(entries);
+                parsed = AdaptiveKeys.parse(entries);
             } catch (InvalidRotaConfigurationException e) {
                 parsed = null;
                 warnOnce("AdaptiveConfig interval skipped, running configuration untouched: " + e.getMessage());

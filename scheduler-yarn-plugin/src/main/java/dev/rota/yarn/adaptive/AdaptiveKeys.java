@@ -13,7 +13,9 @@ import java.util.Optional;
 import dev.rota.core.adaptive.AdaptiveDefaults;
 import dev.rota.core.adaptive.IntraQueuePolicy;
 import dev.rota.yarn.spi.InvalidRotaConfigurationException;
+import dev.rota.yarn.spi.KeysOnlySubsystem;
 import dev.rota.yarn.spi.RotaKey;
+import dev.rota.yarn.spi.RotaSubsystem;
 
 /**
  * Every {@code yarn.scheduler.rota.adaptive.*} key (AdaptiveConfig's tuner inside the ResourceManager),
@@ -116,6 +118,15 @@ public final class AdaptiveKeys {
     public static final List<RotaKey<?>> KEYS = List.of(INTERVAL_SECONDS, GROUPS, MIN_CAPACITY_PERCENT,
             MAX_CAPACITY_PERCENT, QUEUE_BOUNDS, MAX_CHANGE_PERCENT, COMPARATOR, RULES_DIR, HISTORY_DEPTH, DRY_RUN, FILE,
             DEFAULT_TASK_SECONDS, AM_CONTAINERS, RELEASE_PER_TASK, FAIR_POLICIES);
+
+    /**
+     * AdaptiveConfig's tuner as a Rota system: its keys, parsed with every other Rota key on start and on every
+     * refreshQueues. The tuner itself is a scheduling monitor YARN creates ({@link AdaptiveConfigTuner}); under
+     * Rota's scheduler it takes these parsed settings, under a plain CapacityScheduler or a FairScheduler it
+     * parses them once per configuration it sees.
+     */
+    public static final RotaSubsystem<AdaptiveSettings> SUBSYSTEM = new KeysOnlySubsystem<>("adaptive", KEYS,
+            AdaptiveSettings.class, AdaptiveKeys::parse, s -> "adaptive: " + s.describe());
 
     private AdaptiveKeys() {
     }

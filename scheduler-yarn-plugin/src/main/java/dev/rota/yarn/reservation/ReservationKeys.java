@@ -10,7 +10,9 @@ import org.apache.hadoop.conf.Configuration;
 
 import dev.rota.core.reservation.system.AgentCatalog;
 import dev.rota.yarn.spi.InvalidRotaConfigurationException;
+import dev.rota.yarn.spi.KeysOnlySubsystem;
 import dev.rota.yarn.spi.RotaKey;
+import dev.rota.yarn.spi.RotaSubsystem;
 
 /**
  * Every {@code yarn.scheduler.rota.reservation.*} key, declared once with its default, and the strict
@@ -78,6 +80,15 @@ public final class ReservationKeys {
 
     /** All reservation keys, in documentation order. */
     public static final List<RotaKey<?>> KEYS = List.of(AGENT, REPLAN_AGENT, POLICY, USERS);
+
+    /**
+     * Rayon in YARN's reservation system as a Rota system: its keys are validated with every other Rota key on
+     * start and on every refreshQueues, so a bad value rejects the refresh before YARN re-creates the reservation
+     * plug-ins. Those ({@link RotaPlanner}, {@link RotaReservationAgent}, {@link RotaSharingPolicy}) are created
+     * by YARN with nothing but a configuration and read their keys with {@link #from}, this system's parser.
+     */
+    public static final RotaSubsystem<ReservationSettings> SUBSYSTEM = new KeysOnlySubsystem<>("reservation", KEYS,
+            ReservationSettings.class, ReservationKeys::parse, ReservationSettings::describe);
 
     private ReservationKeys() {
     }
