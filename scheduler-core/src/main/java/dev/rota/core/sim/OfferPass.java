@@ -73,7 +73,13 @@ public final class OfferPass implements SchedulingPolicy {
     if (admitted.isEmpty()) {
       return;
     }
-    for (int node = 0; node < view.nodeCount(); node++) {
+    // nodes only fill up during a pass: the open ones at its start, in index order, are all there is to offer
+    int[] open = new int[view.openNodeCount()];
+    for (int k = 0; k < open.length; k++) {
+      open[k] = view.openNode(k);
+    }
+    java.util.Arrays.sort(open);
+    for (int node : open) {
       while (hasRoom(view.free(node))) {
         List<JobView> candidates = candidates(view);
         if (candidates.isEmpty()) {
