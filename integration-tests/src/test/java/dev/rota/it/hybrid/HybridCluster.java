@@ -29,6 +29,8 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
  * containers exactly the resources they advertise (MiniYARNCluster's queueing NodeManagers hard-code
  * 8 GiB / 10 vcores).
  */
+// -Xlint:try: close() joins the NodeManagers' stopper threads and lets an interrupt through on purpose
+@SuppressWarnings("try")
 final class HybridCluster implements AutoCloseable {
 
     private final MiniYARNCluster cluster;

@@ -68,6 +68,7 @@ class SamePolicyTwoDriversIT {
 
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    @SuppressWarnings("try") // -Xlint:try: the binding is only held, for the RM's lifetime, and never read
     void oneFewestRunningFirstInstanceDecidesAlikeInTheSimulatorAndInCapacityScheduler() throws Exception {
         OfferPolicy policy = new FewestRunningFirst();
 
