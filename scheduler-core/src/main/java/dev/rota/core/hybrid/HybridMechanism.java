@@ -29,31 +29,31 @@ public interface HybridMechanism {
    * Checks the mechanism's settings against the simulation (e.g. the short partition), once the
    * simulation is built and before anything runs; fails with the key and value named.
    */
-  default void validate(HybridSimulation sim) {}
+  default void validate(HybridContext sim) {}
 
   /** Called once before the first event. */
-  default void attach(HybridSimulation sim) {}
+  default void attach(HybridContext sim) {}
 
   /** One of this mechanism's own events, scheduled with {@link HybridSimulation#scheduleMechanismEvent}. */
-  default void onEvent(HybridSimulation sim, int arg) {}
+  default void onEvent(HybridContext sim, int arg) {}
 
   /**
    * A worker's slot has just become free (task end or cancelled get-task). Return true if the
    * mechanism took the slot (then the worker does not look at its probe queue now).
    */
-  default boolean onSlotFree(HybridSimulation sim, int worker) {
+  default boolean onSlotFree(HybridContext sim, int worker) {
     return false;
   }
 
   /** A probe of short job {@code job} has just been queued on {@code worker}. */
-  default void onShortProbeArrival(HybridSimulation sim, int worker, int job) {}
+  default void onShortProbeArrival(HybridContext sim, int worker, int job) {}
 
   /**
    * The job's scheduler is about to hand {@code worker} a task of {@code job}, which has tasks not
    * started. Return the global index of one of them ({@link HybridSimulation#notStartedTask}) to
    * choose it, or -1 to leave the choice to the next mechanism or the default (trace order).
    */
-  default int chooseTask(HybridSimulation sim, int worker, int job) {
+  default int chooseTask(HybridContext sim, int worker, int job) {
     return -1;
   }
 
@@ -62,7 +62,7 @@ public interface HybridMechanism {
    * candidate ({@link HybridSimulation#cloneCandidate}) to run a copy of it on {@code worker}, or
    * -1 for none (the request is then cancelled, as without cloning).
    */
-  default int chooseClone(HybridSimulation sim, int worker, int job) {
+  default int chooseClone(HybridContext sim, int worker, int job) {
     return -1;
   }
 
@@ -70,7 +70,7 @@ public interface HybridMechanism {
    * A copy of task {@code task} of {@code job} starts on {@code worker}; returns its runtime, given
    * the runtime {@code duration} the previous mechanisms (first: the trace) gave it.
    */
-  default double taskDuration(HybridSimulation sim, int worker, int job, int task, boolean clone, double duration) {
+  default double taskDuration(HybridContext sim, int worker, int job, int task, boolean clone, double duration) {
     return duration;
   }
 
@@ -78,7 +78,7 @@ public interface HybridMechanism {
    * A copy of {@code task} ended on {@code worker}; {@code first} tells whether it completed the
    * task (the other copy, if any, is still running or ended before).
    */
-  default void onTaskEnd(HybridSimulation sim, int worker, int job, int task, boolean clone, boolean first) {}
+  default void onTaskEnd(HybridContext sim, int worker, int job, int task, boolean clone, boolean first) {}
 
   /** Reports the mechanism's counters and per-window series (called once at the end). */
   default void report(MechanismStats.Builder stats) {}

@@ -29,7 +29,7 @@ import java.util.random.RandomGenerator;
  *
  * <p>Single-threaded; all randomness comes from the engine's seeded generator.
  */
-public final class HybridSimulation implements SimEngine.Model {
+public final class HybridSimulation implements SimEngine.Model, HybridContext {
   static final int EV_ARRIVAL = 0;
   static final int EV_PROBES = 1;
   static final int EV_NOOP = 2;
@@ -37,7 +37,7 @@ public final class HybridSimulation implements SimEngine.Model {
   static final int EV_REMAINING = 4;
   static final int EV_MECHANISM = 5;
 
-  /** {@link #remainingWork} of a short job whose tasks have all started while clones may still run. */
+  /** {@link #jobs.remainingWork} of a short job whose tasks have all started while clones may still run. */
   static final double CLONE_PHASE = -2;
   static final byte STARTED = 1;
   static final byte DONE = 2;
@@ -51,36 +51,8 @@ public final class HybridSimulation implements SimEngine.Model {
   private final HybridMechanism[] mechanismArray;
   private final Workload workload;
 
-  // ---- jobs (index = position in the workload) ----
-  private final int nJobs;
-  private final double[] submit;
-  private final double[] estimate;
-  private final boolean[] longJob;
-  private final int[] taskCount;
-  private final int[] taskOffset;
-  private final double[] durations;
-  private final int[] handedOut;
-  private final int[] tasksDone;
-  private final double[] firstStart;
-  private final double[] finish;
-  /**
-   * Eagle's distributed view of a job's remaining work (estimate x unscheduled), -1 once exhausted,
-   * {@link #CLONE_PHASE} while every task has started but some running task may still be cloned.
-   */
-  private final double[] remainingWork;
-  private int jobsFinished;
-
-  // ---- tasks (global index t = taskOffset[job] + i, i in trace order) ----
-  private final int[] taskJob;
-  /** Per job, its tasks with the handed-out ones first: order[taskOffset[j] .. + handedOut[j]). */
-  private final int[] order;
-  private final int[] posOf;
-  private final byte[] taskState;
-  // clone candidates (running primaries without a clone), per job a set in order's segment
-  private boolean cloning;
-  private int[] candList;
-  private int[] candPos;
-  private int[] candCount;
+  // ---- jobs and tasks ----
+  private final HybridJobs jobs;
 
   // ---- workers ----
   private final int n;
@@ -143,9 +115,9 @@ public final class HybridSimulation implements SimEngine.Model {
   private long srptBypasses;
 
   /**
-   * @param workload jobs in submission order; each job's first stage is its task list
+   * @param workload jobs in submission jobs.order; each job's first stage is its task list
    * @param workers number of workers (one slot each)
-   * @param cutoff short/long cutoff: a job is long when {@code int(estimate) > cutoff}; NaN makes
+   * @param cutoff short/long cutoff: a job is long when {@code int(jobs.estimate) > cutoff}; NaN makes
    *     every job short (only meaningful for Sparrow)
    * @param cfg the parameters, with the short partition already resolved (not NaN)
    * @param seed the random seed
@@ -166,63 +138,7 @@ public final class HybridSimulation implements SimEngine.Model {
     this.workload = workload;
     this.n = workers;
 
-    List<JobSpec> jobs = workload.jobs();
-    nJobs = jobs.size();
-    submit = new double[nJobs];
-    estimate = new double[nJobs];
-    longJob = new boolean[nJobs];
-    taskCount = new int[nJobs];
-    taskOffset = new int[nJobs + 1];
-    long total = 0;
-    for (int j = 0; j < nJobs; j++) {
-      JobSpec js = jobs.get(j);
-      if (js.stages().size() != 1) {
-        throw new IllegalArgumentException("job " + js.id() + " has " + js.stages().size()
-            + " stages; the hybrid simulators model single-stage jobs (Eagle traces)");
-      }
-      total += js.taskCount();
-    }
-    if (total > Integer.MAX_VALUE - 8) {
-      throw new IllegalArgumentException("too many tasks for the hybrid simulator: " + total);
-    }
-    durations = new double[(int) total];
-    int off = 0;
-    for (int j = 0; j < nJobs; j++) {
-      JobSpec js = jobs.get(j);
-      StageSpec st = js.stages().get(0);
-      submit[j] = js.submitTime();
-      double est = Double.isNaN(js.estimatedTaskDuration()) ? js.meanTaskDuration() : js.estimatedTaskDuration();
-      estimate[j] = cfg.truncateDurations() ? Math.floor(est) : est;
-      longJob[j] = !Double.isNaN(cutoff) && Math.floor(est) > cutoff;
-      taskCount[j] = st.taskCount();
-      taskOffset[j] = off;
-      for (int i = 0; i < st.taskCount(); i++) {
-        double d = st.duration(i);
-        durations[off++] = cfg.truncateDurations() ? Math.floor(d) : d;
-      }
-    }
-    taskOffset[nJobs] = off;
-    taskJob = new int[off];
-    order = new int[off];
-    posOf = new int[off];
-    taskState = new byte[off];
-    for (int j = 0; j < nJobs; j++) {
-      java.util.Arrays.fill(taskJob, taskOffset[j], taskOffset[j + 1], j);
-    }
-    for (int t = 0; t < off; t++) {
-      order[t] = t;
-      posOf[t] = t;
-    }
-    handedOut = new int[nJobs];
-    tasksDone = new int[nJobs];
-    firstStart = new double[nJobs];
-    finish = new double[nJobs];
-    remainingWork = new double[nJobs];
-    for (int j = 0; j < nJobs; j++) {
-      firstStart[j] = -1;
-      finish[j] = -1;
-      remainingWork[j] = estimate[j] * taskCount[j];
-    }
+    this.jobs = new HybridJobs(workload, cutoff, cfg);
 
     double big = 100 - cfg.shortPartitionPercent();
     firstGeneral = (int) ((100 - big) * workers * 1 / 100);
@@ -256,9 +172,9 @@ public final class HybridSimulation implements SimEngine.Model {
 
     longWork = new LongWorkState(n);
     placer = new LwlPlacer(firstGeneral, n, longWork, longStart, longEstimate, 2 * cfg.networkDelay());
-    double origin = nJobs == 0 ? 0 : submit[0];
+    double origin = jobs.nJobs == 0 ? 0 : jobs.submit[0];
     waits = new WaitMonitor(origin, cfg.waitWindow());
-    double span = nJobs == 0 ? 1 : Math.max(1, submit[nJobs - 1] - origin);
+    double span = jobs.nJobs == 0 ? 1 : Math.max(1, jobs.submit[jobs.nJobs - 1] - origin);
     util = new UtilizationRecorder(n, origin, Math.max(1e-3, span / 1000), 2000);
     for (HybridMechanism m : this.mechanisms) {
       m.validate(this);
@@ -273,83 +189,92 @@ public final class HybridSimulation implements SimEngine.Model {
     return engine;
   }
 
+  @Override
   public double now() {
     return engine.now();
   }
 
+  @Override
   public RandomGenerator random() {
     return rnd;
   }
 
+  @Override
   public HybridConfig config() {
     return cfg;
   }
 
+  @Override
   public int workers() {
     return n;
   }
 
-  /** Id of the first general-partition worker (the short partition is {@code 0 .. this-1}). */
+  @Override
   public int firstGeneralWorker() {
     return firstGeneral;
   }
 
+  @Override
   public int jobCount() {
-    return nJobs;
+    return jobs.nJobs;
   }
 
+  @Override
   public boolean isLongJob(int job) {
-    return longJob[job];
+    return jobs.longJob[job];
   }
 
+  @Override
   public double estimate(int job) {
-    return estimate[job];
+    return jobs.estimate[job];
   }
 
+  @Override
   public double submitTime(int job) {
-    return submit[job];
+    return jobs.submit[job];
   }
 
-  /** Tasks of {@code job} not yet handed to a worker. */
+  @Override
   public int unscheduledTasks(int job) {
-    return taskCount[job] - handedOut[job];
+    return jobs.taskCount[job] - jobs.handedOut[job];
   }
 
-  /** The worker's probe queue (mechanisms may read it; mutate only through this class). */
+  @Override
   public ProbeQueue probeQueue(int worker) {
     return queue[worker];
   }
 
-  /** Whether the worker's slot is taken (a task running, a get-task in flight, or held by a mechanism). */
+  @Override
   public boolean isBusy(int worker) {
     return busy[worker];
   }
 
-  /** The job whose task is running on the worker, or -1. */
+  @Override
   public int runningJob(int worker) {
     return runningJob[worker];
   }
 
+  @Override
   public boolean isRunningLong(int worker) {
-    return runningJob[worker] >= 0 && longJob[runningJob[worker]];
+    return runningJob[worker] >= 0 && jobs.longJob[runningJob[worker]];
   }
 
-  /** The central long-work view (estimated long work and the long-work bitmap). */
+  @Override
   public LongWorkState longWork() {
     return longWork;
   }
 
-  /** General-partition workers the central placer must not give new long tasks (Elastic Sizing). */
+  @Override
   public BitSet longBlacklist() {
     return placer.blacklist();
   }
 
-  /** Mean short-task wait per window (Dice's signal). */
+  @Override
   public WaitMonitor waitMonitor() {
     return waits;
   }
 
-  /** Schedules an event for {@code mechanism} (one of this run's) at time {@code t}. */
+  @Override
   public long scheduleMechanismEvent(HybridMechanism mechanism, double t, int arg) {
     int idx = mechanisms.indexOf(mechanism);
     if (idx < 0) {
@@ -358,23 +283,7 @@ public final class HybridSimulation implements SimEngine.Model {
     return engine.at(t, EV_MECHANISM, idx, arg);
   }
 
-  /**
-   * A running task taken off its worker.
-   *
-   * @param job its job
-   * @param task its global task index ({@link #firstTask(int)} of the job plus its position in the trace)
-   * @param isClone whether it is a clone (Eirene's SATC) rather than the primary copy
-   * @param remaining seconds of it left to run
-   */
-  public record SuspendedTask(int job, int task, boolean isClone, double remaining) {}
-
-  /**
-   * Stops the task running on {@code worker} (its end event is cancelled) and returns it. The slot
-   * stays taken: the caller either runs something on it ({@link #runSuspended}) or frees it
-   * ({@link #releaseSlot}). A suspended long task still counts as long work placed on the worker
-   * (for the central placer) and as long work queued there (for SSS, stealing and the counters),
-   * because it will resume there.
-   */
+  @Override
   public SuspendedTask suspendRunning(int worker) {
     int job = runningJob[worker];
     if (job < 0) {
@@ -386,7 +295,7 @@ public final class HybridSimulation implements SimEngine.Model {
     runningJob[worker] = -1;
     runningTask[worker] = -1;
     runningClone[worker] = false;
-    if (longJob[job]) {
+    if (jobs.longJob[job]) {
       longStart[worker] = -1;
       executingLong[worker] = false;
       queuedLong[worker]++;
@@ -394,27 +303,24 @@ public final class HybridSimulation implements SimEngine.Model {
     return s;
   }
 
-  /**
-   * Runs a suspended task on {@code worker}, whose slot the caller holds and on which nothing runs:
-   * it ends {@code delay + remaining} seconds from now (e.g. a resumption delay).
-   */
+  @Override
   public void runSuspended(int worker, SuspendedTask task, double delay) {
     if (!busy[worker] || runningJob[worker] >= 0) {
       throw new IllegalStateException("worker " + worker + ": the slot must be held and idle to resume a task");
     }
     double end = engine.now() + delay + task.remaining();
-    if (longJob[task.job()]) {
+    if (jobs.longJob[task.job()]) {
       queuedLong[worker]--;
       executingLong[worker] = true;
       longStart[worker] = engine.now();
-      longEstimate[worker] = estimate[task.job()];
+      longEstimate[worker] = jobs.estimate[task.job()];
     }
     runningTask[worker] = task.task();
     runningClone[worker] = task.isClone();
     startRunning(worker, task.job(), end);
   }
 
-  /** Takes a free worker's slot for a mechanism (e.g. to pay a suspension delay); false if busy. */
+  @Override
   public boolean holdSlot(int worker) {
     if (busy[worker]) {
       return false;
@@ -423,7 +329,7 @@ public final class HybridSimulation implements SimEngine.Model {
     return true;
   }
 
-  /** Frees a slot a mechanism held; the worker then takes its next probe as usual. */
+  @Override
   public void releaseSlot(int worker) {
     if (!busy[worker] || runningJob[worker] >= 0) {
       throw new IllegalStateException("worker " + worker + ": only a held, idle slot can be released");
@@ -431,35 +337,29 @@ public final class HybridSimulation implements SimEngine.Model {
     freeSlot(worker);
   }
 
-  /**
-   * While set, the worker starts only short tasks: its local policy (FIFO, or Eagle's SRPT) chooses
-   * among the short probes and skips the long ones (Opportunistic Preemption's suspension period).
-   */
+  @Override
   public void setShortOnly(int worker, boolean on) {
     shortOnly[worker] = on;
   }
 
+  @Override
   public boolean isShortOnly(int worker) {
     return shortOnly[worker];
   }
 
-  /** Whether the worker's queue holds a probe of a short job that still has a task to hand out. */
+  @Override
   public boolean hasWaitingShortWork(int worker) {
     ProbeQueue q = queue[worker];
     for (int i = 0, s = q.size(); i < s; i++) {
       int j = q.job(i);
-      if (!longJob[j] && handedOut[j] < taskCount[j]) {
+      if (!jobs.longJob[j] && jobs.handedOut[j] < jobs.taskCount[j]) {
         return true;
       }
     }
     return false;
   }
 
-  /**
-   * Mean age ({@code now - submission}) of the queued short probes whose job still has a task to
-   * hand out, over all workers; NaN when there are none. Dice's fallback signal for a window in
-   * which no short task started.
-   */
+  @Override
   public double meanQueuedShortAge() {
     double now = engine.now();
     double sum = 0;
@@ -468,8 +368,8 @@ public final class HybridSimulation implements SimEngine.Model {
       ProbeQueue q = queue[w];
       for (int i = 0, s = q.size(); i < s; i++) {
         int j = q.job(i);
-        if (!longJob[j] && handedOut[j] < taskCount[j]) {
-          sum += now - submit[j];
+        if (!jobs.longJob[j] && jobs.handedOut[j] < jobs.taskCount[j]) {
+          sum += now - jobs.submit[j];
           count++;
         }
       }
@@ -477,10 +377,7 @@ public final class HybridSimulation implements SimEngine.Model {
     return count == 0 ? Double.NaN : sum / count;
   }
 
-  /**
-   * A wait monitor of the given window width, fed with every short task's wait like
-   * {@link #waitMonitor()} (which it is, when the widths agree). Call before the run starts.
-   */
+  @Override
   public WaitMonitor waitMonitor(double width) {
     if (width == waits.width()) {
       return waits;
@@ -496,11 +393,7 @@ public final class HybridSimulation implements SimEngine.Model {
     return m;
   }
 
-  /**
-   * A random generator for a mechanism's own decisions, derived from the run's seed and {@code salt}.
-   * Mechanisms draw from their own streams so that the model's draws (probe targets, stealing
-   * victims) stay those of the baseline for as long as the runs do not diverge.
-   */
+  @Override
   public java.util.SplittableRandom mechanismRandom(long salt) {
     return mechanismRandom(engine.seed(), salt);
   }
@@ -510,20 +403,20 @@ public final class HybridSimulation implements SimEngine.Model {
     return new java.util.SplittableRandom(seed * 0x9E3779B97F4A7C15L + salt);
   }
 
-  /** Whether every task of the job has completed. */
+  @Override
   public boolean jobFinished(int job) {
-    return tasksDone[job] == taskCount[job];
+    return jobs.tasksDone[job] == jobs.taskCount[job];
   }
 
-  /** Whether every job has finished (mechanisms stop their timers then). */
+  @Override
   public boolean allJobsFinished() {
-    return jobsFinished == nJobs;
+    return jobs.jobsFinished == jobs.nJobs;
   }
 
-  /** Number of long jobs (by the run's cutoff). */
+  @Override
   public int longJobCount() {
     int c = 0;
-    for (boolean b : longJob) {
+    for (boolean b : jobs.longJob) {
       if (b) {
         c++;
       }
@@ -533,117 +426,92 @@ public final class HybridSimulation implements SimEngine.Model {
 
   // ---- tasks ----
 
-  /** Tasks in the workload. */
+  @Override
   public int totalTasks() {
-    return order.length;
+    return jobs.order.length;
   }
 
+  @Override
   public int taskCount(int job) {
-    return taskCount[job];
+    return jobs.taskCount[job];
   }
 
-  /** Global index of the job's first task; its tasks are {@code firstTask .. firstTask + taskCount - 1}. */
+  @Override
   public int firstTask(int job) {
-    return taskOffset[job];
+    return jobs.taskOffset[job];
   }
 
+  @Override
   public int jobOfTask(int task) {
-    return taskJob[task];
+    return jobs.taskJob[task];
   }
 
-  /** The task's runtime from the trace (truncated as configured). */
+  @Override
   public double taskDuration(int task) {
-    return durations[task];
+    return jobs.durations[task];
   }
 
-  /** Whether the task's primary copy has been handed to a worker. */
+  @Override
   public boolean taskStarted(int task) {
-    return (taskState[task] & STARTED) != 0;
+    return (jobs.taskState[task] & STARTED) != 0;
   }
 
-  /** Whether a copy of the task has finished. */
+  @Override
   public boolean taskDone(int task) {
-    return (taskState[task] & DONE) != 0;
+    return (jobs.taskState[task] & DONE) != 0;
   }
 
-  /** Whether the task has been cloned. */
+  @Override
   public boolean taskCloned(int task) {
-    return (taskState[task] & CLONED) != 0;
+    return (jobs.taskState[task] & CLONED) != 0;
   }
 
-  /** The {@code i}-th task of the job not handed out yet, {@code 0 <= i < unscheduledTasks(job)}. */
+  @Override
   public int notStartedTask(int job, int i) {
-    if (i < 0 || i >= taskCount[job] - handedOut[job]) {
-      throw new IndexOutOfBoundsException("job " + job + " has " + (taskCount[job] - handedOut[job])
+    if (i < 0 || i >= jobs.taskCount[job] - jobs.handedOut[job]) {
+      throw new IndexOutOfBoundsException("job " + job + " has " + (jobs.taskCount[job] - jobs.handedOut[job])
           + " tasks not started; asked for #" + i);
     }
-    return order[taskOffset[job] + handedOut[job] + i];
+    return jobs.order[jobs.taskOffset[job] + jobs.handedOut[job] + i];
   }
 
-  /** The global task running on the worker, or -1. */
+  @Override
   public int runningTask(int worker) {
     return runningTask[worker];
   }
 
-  /** Whether the task running on the worker is a clone. */
+  @Override
   public boolean runningClone(int worker) {
     return runningClone[worker];
   }
 
-  /**
-   * Lets workers ask for clones (Eirene's SATC): a request for a short job whose tasks have all
-   * been handed out may get a running task without a clone ({@link HybridMechanism#chooseClone}),
-   * and probes of such jobs stay queued (ranked after every probe with a task to hand out) until
-   * no task is left to clone. Call before the run starts.
-   */
+  @Override
   public void enableCloning() {
-    if (!cloning) {
-      cloning = true;
-      candList = new int[order.length];
-      candPos = new int[order.length];
-      java.util.Arrays.fill(candPos, -1);
-      candCount = new int[nJobs];
+    if (!jobs.cloning) {
+      jobs.cloning = true;
+      jobs.candList = new int[jobs.order.length];
+      jobs.candPos = new int[jobs.order.length];
+      java.util.Arrays.fill(jobs.candPos, -1);
+      jobs.candCount = new int[jobs.nJobs];
     }
   }
 
-  /** Running primaries of the job that have no clone yet (0 without cloning). */
+  @Override
   public int cloneCandidateCount(int job) {
-    return cloning ? candCount[job] : 0;
+    return jobs.cloning ? jobs.candCount[job] : 0;
   }
 
-  /** The {@code i}-th clone candidate of the job. */
+  @Override
   public int cloneCandidate(int job, int i) {
     if (i < 0 || i >= cloneCandidateCount(job)) {
       throw new IndexOutOfBoundsException("job " + job + " has " + cloneCandidateCount(job) + " clone candidates");
     }
-    return candList[taskOffset[job] + i];
+    return jobs.candList[jobs.taskOffset[job] + i];
   }
 
+  @Override
   public boolean isCloneCandidate(int task) {
-    return cloning && candPos[task] >= 0;
-  }
-
-  private void addCandidate(int t) {
-    int j = taskJob[t];
-    int p = taskOffset[j] + candCount[j]++;
-    candList[p] = t;
-    candPos[t] = p;
-  }
-
-  private void removeCandidate(int t) {
-    int p = candPos[t];
-    if (p < 0) {
-      return;
-    }
-    int j = taskJob[t];
-    int last = taskOffset[j] + --candCount[j];
-    int u = candList[last];
-    candList[p] = u;
-    candPos[u] = p;
-    candPos[t] = -1;
-    if (candCount[j] == 0 && remainingWork[j] == CLONE_PHASE) {
-      remainingWork[j] = -1;
-    }
+    return jobs.cloning && jobs.candPos[task] >= 0;
   }
 
   // ================================================================================================
@@ -655,22 +523,22 @@ public final class HybridSimulation implements SimEngine.Model {
     for (HybridMechanism m : mechanisms) {
       m.attach(this);
     }
-    if (nJobs > 0) {
-      engine.at(submit[0], EV_ARRIVAL, 0, 0);
+    if (jobs.nJobs > 0) {
+      engine.at(jobs.submit[0], EV_ARRIVAL, 0, 0);
     }
     long t0 = System.nanoTime();
     engine.run(this);
     double wall = (System.nanoTime() - t0) / 1e9;
     double end = lastModelTime;
     util.finish(end);
-    for (int j = 0; j < nJobs; j++) {
-      if (tasksDone[j] != taskCount[j]) {
-        throw new IllegalStateException("job " + workload.jobs().get(j).id() + " finished " + tasksDone[j] + " of "
-            + taskCount[j] + " tasks under " + name);
+    for (int j = 0; j < jobs.nJobs; j++) {
+      if (jobs.tasksDone[j] != jobs.taskCount[j]) {
+        throw new IllegalStateException("job " + workload.jobs().get(j).id() + " finished " + jobs.tasksDone[j] + " of "
+            + jobs.taskCount[j] + " tasks under " + name);
       }
     }
     double[] util1 = util.values();
-    SimResult r = new SimResult(name, workload.jobs(), submit.clone(), firstStart.clone(), finish.clone(),
+    SimResult r = new SimResult(name, workload.jobs(), jobs.submit.clone(), jobs.firstStart.clone(), jobs.finish.clone(),
         engine.eventsProcessed(), tasksStarted, end, wall, util.mean(end), util.mean(end), util.times(), util1,
         util1.clone());
     MechanismStats.Builder mb = new MechanismStats.Builder();
@@ -715,8 +583,8 @@ public final class HybridSimulation implements SimEngine.Model {
 
   private void arrive(int j) {
     double now = engine.now();
-    if (!longJob[j]) {
-      int probes = Math.max(cfg.probeRatio() * taskCount[j], cfg.minProbes());
+    if (!jobs.longJob[j]) {
+      int probes = Math.max(cfg.probeRatio() * jobs.taskCount[j], cfg.minProbes());
       ensureTargets(probes);
       for (int i = 0; i < probes; i++) {
         targets[i] = rnd.nextInt(n); // the short "small partition" is the whole cluster (SMALL_PARTITION = 100)
@@ -728,16 +596,16 @@ public final class HybridSimulation implements SimEngine.Model {
         shortProbes += probes;
       }
     } else if (cfg.centralizedLong()) {
-      int tasks = taskCount[j];
+      int tasks = jobs.taskCount[j];
       ensureTargets(tasks);
-      placer.place(tasks, estimate[j], now, targets);
+      placer.place(tasks, jobs.estimate[j], now, targets);
       for (int i = 0; i < tasks; i++) {
-        longWork.add(targets[i], estimate[j]);
+        longWork.add(targets[i], jobs.estimate[j]);
       }
       sendBatch(j, targets, tasks, now + cfg.networkDelay());
       longProbes += tasks;
     } else {
-      int probes = Math.max(cfg.probeRatio() * taskCount[j], cfg.minProbes());
+      int probes = Math.max(cfg.probeRatio() * jobs.taskCount[j], cfg.minProbes());
       int span = n - firstGeneral;
       ensureTargets(probes);
       for (int i = 0; i < probes; i++) {
@@ -746,8 +614,8 @@ public final class HybridSimulation implements SimEngine.Model {
       sendBatch(j, targets, probes, now + cfg.networkDelay());
       longProbes += probes;
     }
-    if (j + 1 < nJobs) {
-      engine.at(submit[j + 1], EV_ARRIVAL, j + 1, 0);
+    if (j + 1 < jobs.nJobs) {
+      engine.at(jobs.submit[j + 1], EV_ARRIVAL, j + 1, 0);
     }
   }
 
@@ -824,8 +692,8 @@ public final class HybridSimulation implements SimEngine.Model {
 
   /**
    * Sends {@code count} probes of job {@code j} that all arrive at time {@code t}, as one event.
-   * Delivering them together, in order, is exactly what separate events would do: simultaneous
-   * events run in the order they were scheduled, and these are scheduled back to back.
+   * Delivering them together, in jobs.order, is exactly what separate events would do: simultaneous
+   * events run in the jobs.order they were scheduled, and these are scheduled back to back.
    */
   private void sendBatch(int j, int[] workers, int count, double t) {
     if (count == 0) {
@@ -862,14 +730,14 @@ public final class HybridSimulation implements SimEngine.Model {
 
   private void addProbe(int w, int j, boolean stolenProbe) {
     queue[w].add(j, executingLong[w] || queuedLong[w] > 0);
-    if (longJob[j] && !stolenProbe) {
+    if (jobs.longJob[j] && !stolenProbe) {
       queuedLong[w]++;
       if (cfg.sss()) {
         bitmap[w] = longWork.snapshot();
         bitmapTime[w] = engine.now();
       }
     }
-    if (!longJob[j]) {
+    if (!jobs.longJob[j]) {
       for (HybridMechanism m : mechanismArray) {
         m.onShortProbeArrival(this, w, j);
       }
@@ -922,12 +790,12 @@ public final class HybridSimulation implements SimEngine.Model {
       }
     }
     int j = q.job(pos);
-    boolean lng = longJob[j];
+    boolean lng = jobs.longJob[j];
     executingLong[w] = lng;
     if (lng) {
       queuedLong[w]--;
       longStart[w] = now;
-      longEstimate[w] = estimate[j];
+      longEstimate[w] = jobs.estimate[j];
     } else {
       longStart[w] = -1;
     }
@@ -943,7 +811,7 @@ public final class HybridSimulation implements SimEngine.Model {
     if (cfg.srpt() && ok && !lng && pos > 0) {
       srptBypasses++;
       for (int k = 0; k < pos; k++) {
-        q.addBypassDelay(k, estimate[j]);
+        q.addBypassDelay(k, jobs.estimate[j]);
       }
     }
   }
@@ -952,11 +820,11 @@ public final class HybridSimulation implements SimEngine.Model {
    * Eagle's choice of the next probe (SRPT with sticky batch probing): probes of jobs whose
    * remaining work is exhausted are dropped; a long task at the head runs; otherwise the probe of
    * the job with the least remaining estimated work wins (earliest on ties), provided its task
-   * estimate fits in the slack ({@code cap × estimate − accumulated bypass delay}) of every short
+   * jobs.estimate fits in the slack ({@code cap × jobs.estimate − accumulated bypass delay}) of every short
    * probe in front of it. Returns -1 when the queue emptied.
    *
    * <p>With {@code shortOnlyMode} (a suspension by Opportunistic Preemption) long probes are
-   * skipped. Probes in {@link #CLONE_PHASE} (cloning enabled, every task of the job started) are
+   * skipped. Probes in {@link #CLONE_PHASE} (jobs.cloning enabled, every task of the job started) are
    * chosen only when no other probe is, and do not constrain the others' jumps.
    */
   private int selectSrpt(int w, boolean shortOnlyMode) {
@@ -969,22 +837,22 @@ public final class HybridSimulation implements SimEngine.Model {
     int i = 0;
     while (i < q.size()) {
       int j = q.job(i);
-      double remaining = remainingWork[j];
+      double remaining = jobs.remainingWork[j];
       if (remaining == -1) {
         q.remove(i);
-        if (longJob[j]) {
+        if (jobs.longJob[j]) {
           queuedLong[w]--; // only possible without centralized placement (one probe per long task)
         }
         continue;
       }
-      boolean lng = longJob[j];
+      boolean lng = jobs.longJob[j];
       if (lng && shortOnlyMode) {
         i++;
         continue;
       }
       if (remaining == CLONE_PHASE) {
         // a probe that can only fetch a clone: taken when no probe with a task to hand out can run,
-        // and it constrains nobody's jump (cloning uses otherwise idle slots)
+        // and it constrains nobody's jump (jobs.cloning uses otherwise idle slots)
         if (cloneFallback < 0) {
           cloneFallback = i;
         }
@@ -994,7 +862,7 @@ public final class HybridSimulation implements SimEngine.Model {
       if (lng && i == 0) {
         return 0;
       }
-      if (remaining < best && estimate[j] <= slackInFront) {
+      if (remaining < best && jobs.estimate[j] <= slackInFront) {
         if (lng) {
           return i; // a long probe that may jump runs at once (the reference stops scanning)
         }
@@ -1002,7 +870,7 @@ public final class HybridSimulation implements SimEngine.Model {
         best = remaining;
       }
       if (cap != Double.POSITIVE_INFINITY && !lng) {
-        double slack = cap * estimate[j] - q.bypassDelay(i);
+        double slack = cap * jobs.estimate[j] - q.bypassDelay(i);
         if (slack < slackInFront) {
           slackInFront = slack;
         }
@@ -1014,7 +882,7 @@ public final class HybridSimulation implements SimEngine.Model {
 
   private int firstShort(ProbeQueue q) {
     for (int i = 0, s = q.size(); i < s; i++) {
-      if (!longJob[q.job(i)]) {
+      if (!jobs.longJob[q.job(i)]) {
         return i;
       }
     }
@@ -1024,8 +892,8 @@ public final class HybridSimulation implements SimEngine.Model {
   /**
    * Asks the job's scheduler for a task; false (and a no-op reply after the round trip) if none is
    * left. Which task: the first mechanism that picks one ({@link HybridMechanism#chooseTask}, e.g.
-   * CCDM's migrated task), else the next in the job's order (trace order, as the reference). With
-   * cloning enabled, a short job with every task handed out may answer with a clone
+   * CCDM's migrated task), else the next in the job's order (trace jobs.order, as the reference). With
+   * jobs.cloning enabled, a short job with every task handed out may answer with a clone
    * ({@link HybridMechanism#chooseClone}). Mechanisms may change the task's runtime
    * ({@link HybridMechanism#taskDuration}).
    */
@@ -1034,8 +902,8 @@ public final class HybridSimulation implements SimEngine.Model {
     double reply = now + 2 * cfg.networkDelay();
     int t = -1;
     boolean clone = false;
-    if (handedOut[j] == taskCount[j]) {
-      if (cloning && !longJob[j] && candCount[j] > 0) {
+    if (jobs.handedOut[j] == jobs.taskCount[j]) {
+      if (jobs.cloning && !jobs.longJob[j] && jobs.candCount[j] > 0) {
         for (HybridMechanism m : mechanismArray) {
           t = m.chooseClone(this, w, j);
           if (t >= 0) {
@@ -1048,12 +916,12 @@ public final class HybridSimulation implements SimEngine.Model {
         noopReplies++;
         return false;
       }
-      if (taskJob[t] != j || candPos[t] < 0) {
+      if (jobs.taskJob[t] != j || jobs.candPos[t] < 0) {
         throw new IllegalStateException("a clone must be of a running, uncloned task of job " + j + "; got task " + t);
       }
       clone = true;
-      taskState[t] |= CLONED;
-      removeCandidate(t);
+      jobs.taskState[t] |= CLONED;
+      jobs.removeCandidate(t);
     } else {
       for (HybridMechanism m : mechanismArray) {
         t = m.chooseTask(this, w, j);
@@ -1062,18 +930,18 @@ public final class HybridSimulation implements SimEngine.Model {
         }
       }
       if (t < 0) {
-        t = order[taskOffset[j] + handedOut[j]];
-      } else if (taskJob[t] != j || (taskState[t] & STARTED) != 0) {
+        t = jobs.order[jobs.taskOffset[j] + jobs.handedOut[j]];
+      } else if (jobs.taskJob[t] != j || (jobs.taskState[t] & STARTED) != 0) {
         throw new IllegalStateException("a mechanism chose task " + t + ", which is not a waiting task of job " + j);
       }
       take(j, t);
-      if (firstStart[j] < 0) {
-        firstStart[j] = reply;
+      if (jobs.firstStart[j] < 0) {
+        jobs.firstStart[j] = reply;
       }
-      if (!longJob[j]) {
-        waits.record(reply, reply - submit[j]);
+      if (!jobs.longJob[j]) {
+        waits.record(reply, reply - jobs.submit[j]);
         for (WaitMonitor m : extraWaits) {
-          m.record(reply, reply - submit[j]);
+          m.record(reply, reply - jobs.submit[j]);
         }
         if (w >= firstGeneral) {
           shortTasksInGeneral++;
@@ -1081,13 +949,13 @@ public final class HybridSimulation implements SimEngine.Model {
         if (arrivedBehindLong) {
           shortTasksBehindLong++;
         }
-        if (cloning) {
-          addCandidate(t);
+        if (jobs.cloning) {
+          jobs.addCandidate(t);
         }
       }
       tasksStarted++;
     }
-    double d = durations[t];
+    double d = jobs.durations[t];
     for (HybridMechanism m : mechanismArray) {
       d = m.taskDuration(this, w, j, t, clone, d);
     }
@@ -1102,17 +970,17 @@ public final class HybridSimulation implements SimEngine.Model {
 
   /** Hands task {@code t} of job {@code j} out: it moves to the end of the job's handed-out prefix. */
   private void take(int j, int t) {
-    int q = taskOffset[j] + handedOut[j];
-    int p = posOf[t];
+    int q = jobs.taskOffset[j] + jobs.handedOut[j];
+    int p = jobs.posOf[t];
     if (p != q) {
-      int u = order[q];
-      order[q] = t;
-      posOf[t] = q;
-      order[p] = u;
-      posOf[u] = p;
+      int u = jobs.order[q];
+      jobs.order[q] = t;
+      jobs.posOf[t] = q;
+      jobs.order[p] = u;
+      jobs.posOf[u] = p;
     }
-    handedOut[j]++;
-    taskState[t] |= STARTED;
+    jobs.handedOut[j]++;
+    jobs.taskState[t] |= STARTED;
   }
 
   private void startRunning(int w, int j, double end) {
@@ -1123,9 +991,9 @@ public final class HybridSimulation implements SimEngine.Model {
 
   /** Eagle's schedulers learn of a handed-out task after the round trip. */
   private void updateRemaining(int j) {
-    remainingWork[j] -= estimate[j];
-    if (handedOut[j] == taskCount[j]) {
-      remainingWork[j] = cloning && !longJob[j] && candCount[j] > 0 ? CLONE_PHASE : -1;
+    jobs.remainingWork[j] -= jobs.estimate[j];
+    if (jobs.handedOut[j] == jobs.taskCount[j]) {
+      jobs.remainingWork[j] = jobs.cloning && !jobs.longJob[j] && jobs.candCount[j] > 0 ? CLONE_PHASE : -1;
     }
   }
 
@@ -1140,24 +1008,24 @@ public final class HybridSimulation implements SimEngine.Model {
     runningJob[w] = -1;
     runningTask[w] = -1;
     runningClone[w] = false;
-    boolean first = (taskState[t] & DONE) == 0;
+    boolean first = (jobs.taskState[t] & DONE) == 0;
     if (first) {
-      taskState[t] |= DONE;
-      if (cloning) {
-        removeCandidate(t);
+      jobs.taskState[t] |= DONE;
+      if (jobs.cloning) {
+        jobs.removeCandidate(t);
       }
-      if (++tasksDone[j] == taskCount[j]) {
-        jobsFinished++;
+      if (++jobs.tasksDone[j] == jobs.taskCount[j]) {
+        jobs.jobsFinished++;
       }
-      if (now > finish[j]) {
-        finish[j] = now;
+      if (now > jobs.finish[j]) {
+        jobs.finish[j] = now;
       }
     }
     for (HybridMechanism m : mechanismArray) {
       m.onTaskEnd(this, w, j, t, clone, first);
     }
-    if (longJob[j] && cfg.centralizedLong()) {
-      longWork.remove(w, estimate[j]);
+    if (jobs.longJob[j] && cfg.centralizedLong()) {
+      longWork.remove(w, jobs.estimate[j]);
     }
     longStart[w] = -1;
     freeSlot(w);
@@ -1196,7 +1064,7 @@ public final class HybridSimulation implements SimEngine.Model {
     if (!executingLong[victim] && queuedLong[victim] == 0) {
       return 0; // the rule would skip every (short) probe: nothing to steal, no need to scan
     }
-    long range = atcRange(q, executingLong[victim], longJob, cfg.stealingLimit());
+    long range = atcRange(q, executingLong[victim], jobs.longJob, cfg.stealingLimit());
     int from = (int) (range >>> 32);
     int count = (int) range;
     if (count > 0) {

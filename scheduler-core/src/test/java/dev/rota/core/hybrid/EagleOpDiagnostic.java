@@ -48,14 +48,14 @@ public final class EagleOpDiagnostic {
     }
 
     @Override
-    public void attach(HybridSimulation sim) {
+    public void attach(HybridContext sim) {
       if (sim.jobCount() > 0) {
         sim.scheduleMechanismEvent(this, sim.submitTime(0) + step, 0);
       }
     }
 
     @Override
-    public void onEvent(HybridSimulation sim, int arg) {
+    public void onEvent(HybridContext sim, int arg) {
       samples++;
       long c = 0;
       for (int w = sim.firstGeneralWorker(); w < sim.workers(); w++) {

@@ -240,7 +240,7 @@ class HybridSimulationTest {
     // answered "no task" (50.001), b runs 50.002 .. 60.002, b's 2nd probe no-ops at 60.003; then the
     // mechanism resumes a with a 10 s delay: 60.003 + 10 + 50.0015
     HybridMechanism m = new HybridMechanism() {
-      HybridSimulation.SuspendedTask suspended;
+      SuspendedTask suspended;
 
       @Override
       public String name() {
@@ -248,18 +248,18 @@ class HybridSimulationTest {
       }
 
       @Override
-      public void attach(HybridSimulation sim) {
+      public void attach(HybridContext sim) {
         sim.scheduleMechanismEvent(this, 50, 0);
       }
 
       @Override
-      public void onEvent(HybridSimulation sim, int arg) {
+      public void onEvent(HybridContext sim, int arg) {
         suspended = sim.suspendRunning(0);
         sim.releaseSlot(0);
       }
 
       @Override
-      public boolean onSlotFree(HybridSimulation sim, int worker) {
+      public boolean onSlotFree(HybridContext sim, int worker) {
         if (suspended != null && sim.probeQueue(worker).isEmpty()) {
           sim.holdSlot(worker);
           sim.runSuspended(worker, suspended, 10);
@@ -331,7 +331,7 @@ class HybridSimulationTest {
     Workload yh = Traces.read(SharedData.trace("eagle/YH1_sub.tr"));
     double share = HybridRunner.shortTaskSecondsPercent(yh, YAHOO_CUTOFF, true);
     assertEquals(1.48, share, 0.01);
-    HybridSimulation sim = Catalog.HYBRID.runner("eagle")
+    HybridContext sim = Catalog.HYBRID.runner("eagle")
         .prepare(yh, Scenario.of(4600).withCutoff(YAHOO_CUTOFF), null, 1);
     assertEquals(2, sim.config().shortPartitionPercent());
     assertEquals(92, sim.firstGeneralWorker()); // the reference's int((100 - 98) * 4600 / 100)

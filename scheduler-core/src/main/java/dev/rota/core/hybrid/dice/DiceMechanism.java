@@ -1,8 +1,9 @@
 package dev.rota.core.hybrid.dice;
 
+import dev.rota.core.hybrid.HybridContext;
 import dev.rota.core.hybrid.HybridMechanism;
 import dev.rota.core.hybrid.HybridSimulation;
-import dev.rota.core.hybrid.HybridSimulation.SuspendedTask;
+import dev.rota.core.hybrid.SuspendedTask;
 import dev.rota.core.hybrid.HybridSystem;
 import dev.rota.core.hybrid.MechanismFactory;
 import dev.rota.core.hybrid.MechanismStats;
@@ -198,7 +199,7 @@ public final class DiceMechanism implements HybridMechanism {
   }
 
   @Override
-  public void validate(HybridSimulation sim) {
+  public void validate(HybridContext sim) {
     double min = sim.config().shortPartitionPercent();
     if (kind.es && cfg.maxShortPartitionPercent() < min) {
       throw new IllegalArgumentException("invalid setting dice.max-short-partition-percent="
@@ -213,7 +214,7 @@ public final class DiceMechanism implements HybridMechanism {
   }
 
   @Override
-  public void attach(HybridSimulation sim) {
+  public void attach(HybridContext sim) {
     first = sim.firstGeneralWorker();
     workers = sim.workers();
     minNodes = first;
@@ -234,7 +235,7 @@ public final class DiceMechanism implements HybridMechanism {
   }
 
   @Override
-  public void onEvent(HybridSimulation sim, int arg) {
+  public void onEvent(HybridContext sim, int arg) {
     int type = arg & 3;
     int w = arg >>> 2;
     switch (type) {
@@ -246,7 +247,7 @@ public final class DiceMechanism implements HybridMechanism {
   }
 
   /** The mean short wait of window {@code i} as Dice reads it (with the queued-probe fallback). */
-  private double signalOf(HybridSimulation sim, int i) {
+  private double signalOf(HybridContext sim, int i) {
     if (monitor.count(i) > 0) {
       return monitor.mean(i);
     }
@@ -254,7 +255,7 @@ public final class DiceMechanism implements HybridMechanism {
     return Double.isNaN(age) ? 0 : age;
   }
 
-  private void newWindow(HybridSimulation sim) {
+  private void newWindow(HybridContext sim) {
     window++;
     grow(window);
     boolean queueSignal = monitor.count(window - 1) == 0;
@@ -298,7 +299,7 @@ public final class DiceMechanism implements HybridMechanism {
     }
   }
 
-  private void request(HybridSimulation sim, int w) {
+  private void request(HybridContext sim, int w) {
     if (suspended[w] != null) {
       refusedSuspended++; // (b)
       return;
@@ -325,7 +326,7 @@ public final class DiceMechanism implements HybridMechanism {
     sim.scheduleMechanismEvent(this, sim.now() + cfg.suspendDelaySeconds(), (w << 2) | EV_SUSPENDED);
   }
 
-  private void suspensionDone(HybridSimulation sim, int w) {
+  private void suspensionDone(HybridContext sim, int w) {
     suspending[w] = false;
     deadline[w] = sim.now() + cfg.suspensionSeconds();
     if (sim.hasWaitingShortWork(w)) {
@@ -337,7 +338,7 @@ public final class DiceMechanism implements HybridMechanism {
   }
 
   @Override
-  public boolean onSlotFree(HybridSimulation sim, int w) {
+  public boolean onSlotFree(HybridContext sim, int w) {
     if (suspended == null || suspended[w] == null || suspending[w]) {
       return false;
     }
@@ -350,7 +351,7 @@ public final class DiceMechanism implements HybridMechanism {
     return false; // keep running short probes
   }
 
-  private void resume(HybridSimulation sim, int w, boolean early) {
+  private void resume(HybridContext sim, int w, boolean early) {
     SuspendedTask s = suspended[w];
     suspended[w] = null;
     sim.setShortOnly(w, false);

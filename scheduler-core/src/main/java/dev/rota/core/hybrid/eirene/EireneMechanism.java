@@ -1,5 +1,6 @@
 package dev.rota.core.hybrid.eirene;
 
+import dev.rota.core.hybrid.HybridContext;
 import dev.rota.core.hybrid.HybridMechanism;
 import dev.rota.core.hybrid.HybridSimulation;
 import dev.rota.core.hybrid.HybridSystem;
@@ -191,7 +192,7 @@ public final class EireneMechanism implements HybridMechanism {
   }
 
   @Override
-  public void attach(HybridSimulation sim) {
+  public void attach(HybridContext sim) {
     rnd = sim.mechanismRandom(RANDOM_SALT);
     jobs = sim.jobCount();
     if (kind.ccdm) {
@@ -208,7 +209,7 @@ public final class EireneMechanism implements HybridMechanism {
   // ---- CCDM -----------------------------------------------------------------------------------
 
   @Override
-  public void onShortProbeArrival(HybridSimulation sim, int w, int j) {
+  public void onShortProbeArrival(HybridContext sim, int w, int j) {
     if (!kind.ccdm || cfg.migrationsPerProbe() == 0 || sim.unscheduledTasks(j) == 0) {
       return;
     }
@@ -230,7 +231,7 @@ public final class EireneMechanism implements HybridMechanism {
   }
 
   /** Starts queued migrations while fewer than CM run. */
-  private void pump(HybridSimulation sim, int w) {
+  private void pump(HybridContext sim, int w) {
     IntDeque q = mq[w];
     while (q != null && active[w] < cfg.maxConcurrentMigrations() && !q.isEmpty()) {
       int t = q.poll();
@@ -249,7 +250,7 @@ public final class EireneMechanism implements HybridMechanism {
     }
   }
 
-  private void startMigration(HybridSimulation sim, int w, int t, boolean fast) {
+  private void startMigration(HybridContext sim, int w, int t, boolean fast) {
     int id;
     if (freeCount > 0) {
       id = freeIds[--freeCount];
@@ -275,7 +276,7 @@ public final class EireneMechanism implements HybridMechanism {
 
   /** A migration ended. */
   @Override
-  public void onEvent(HybridSimulation sim, int id) {
+  public void onEvent(HybridContext sim, int id) {
     int w = migWorker[id];
     int t = migTask[id];
     boolean fast = migFast[id];
@@ -293,7 +294,7 @@ public final class EireneMechanism implements HybridMechanism {
   }
 
   @Override
-  public int chooseTask(HybridSimulation sim, int w, int j) {
+  public int chooseTask(HybridContext sim, int w, int j) {
     if (!kind.ccdm) {
       return -1;
     }
@@ -314,7 +315,7 @@ public final class EireneMechanism implements HybridMechanism {
   // ---- SATC -----------------------------------------------------------------------------------
 
   @Override
-  public int chooseClone(HybridSimulation sim, int w, int j) {
+  public int chooseClone(HybridContext sim, int w, int j) {
     int n = sim.cloneCandidateCount(j);
     if (!kind.satc || n == 0) {
       return -1;
@@ -340,7 +341,7 @@ public final class EireneMechanism implements HybridMechanism {
   // ---- both -----------------------------------------------------------------------------------
 
   @Override
-  public double taskDuration(HybridSimulation sim, int w, int j, int t, boolean clone, double duration) {
+  public double taskDuration(HybridContext sim, int w, int j, int t, boolean clone, double duration) {
     if (sim.isLongJob(j)) {
       return duration;
     }
@@ -380,7 +381,7 @@ public final class EireneMechanism implements HybridMechanism {
   }
 
   @Override
-  public void onTaskEnd(HybridSimulation sim, int w, int j, int t, boolean clone, boolean first) {
+  public void onTaskEnd(HybridContext sim, int w, int j, int t, boolean clone, boolean first) {
     if (sim.isLongJob(j) || !first) {
       return;
     }
@@ -404,7 +405,7 @@ public final class EireneMechanism implements HybridMechanism {
    * A not-started task of job {@code j} drawn uniformly among those with no MST entry on this
    * worker (with {@code queuedOk}, entries still waiting in the MQ qualify too); -1 if none.
    */
-  private int pick(HybridSimulation sim, int j, Mst m, boolean queuedOk) {
+  private int pick(HybridContext sim, int j, Mst m, boolean queuedOk) {
     int u = sim.unscheduledTasks(j);
     if (u == 0) {
       return -1;

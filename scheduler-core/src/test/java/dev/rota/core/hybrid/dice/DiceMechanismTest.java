@@ -11,6 +11,7 @@ import static dev.rota.core.hybrid.HybridTestSupport.seedWhere;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.rota.core.hybrid.HybridContext;
 import dev.rota.core.hybrid.HybridConfig;
 import dev.rota.core.hybrid.HybridMechanism;
 import dev.rota.core.hybrid.HybridRun;
@@ -41,7 +42,7 @@ class DiceMechanismTest {
     }
 
     @Override
-    public double taskDuration(HybridSimulation sim, int worker, int job, int task, boolean clone, double d) {
+    public double taskDuration(HybridContext sim, int worker, int job, int task, boolean clone, double d) {
       workerOfJob.put(job, worker);
       return d;
     }
