@@ -57,22 +57,8 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
   // ---- workers ----
   private final int n;
   private final int firstGeneral;
-  private final ProbeQueue[] queue;
-  private final boolean[] busy;
-  private final boolean[] executingLong;
-  private final int[] queuedLong;
-  private final double[] longStart;
-  private final double[] longEstimate;
-  private final long[][] bitmap;
-  private final double[] bitmapTime;
-  private final int[] runningJob;
-  private final int[] runningTask;
-  private final boolean[] runningClone;
-  private final double[] runningEnd;
-  private final long[] runningHandle;
-  /** Workers that may start only short tasks (Opportunistic Preemption's suspension period). */
-  private final boolean[] shortOnly;
-
+  /** Per-worker slot state. */
+  private final WorkerSlots slots;
   private final LongWorkState longWork;
   private final LwlPlacer placer;
   private final WaitMonitor waits;
@@ -146,32 +132,11 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
       throw new IllegalArgumentException("short partition of " + cfg.shortPartitionPercent() + "% of " + workers
           + " workers leaves no worker for long tasks");
     }
-    queue = new ProbeQueue[n];
-    for (int w = 0; w < n; w++) {
-      queue[w] = new ProbeQueue();
-    }
-    busy = new boolean[n];
-    executingLong = new boolean[n];
-    queuedLong = new int[n];
-    longStart = new double[n];
-    longEstimate = new double[n];
-    java.util.Arrays.fill(longStart, -1);
-    java.util.Arrays.fill(longEstimate, -1);
-    bitmap = new long[n][];
-    bitmapTime = new double[n];
-    java.util.Arrays.fill(bitmapTime, -1);
-    runningJob = new int[n];
-    java.util.Arrays.fill(runningJob, -1);
-    runningTask = new int[n];
-    java.util.Arrays.fill(runningTask, -1);
-    runningClone = new boolean[n];
-    shortOnly = new boolean[n];
-    runningEnd = new double[n];
-    runningHandle = new long[n];
+    slots = new WorkerSlots(n);
     candidates = new int[n];
 
     longWork = new LongWorkState(n);
-    placer = new LwlPlacer(firstGeneral, n, longWork, longStart, longEstimate, 2 * cfg.networkDelay());
+    placer = new LwlPlacer(firstGeneral, n, longWork, slots.longStart, slots.longEstimate, 2 * cfg.networkDelay());
     double origin = jobs.nJobs == 0 ? 0 : jobs.submit[0];
     waits = new WaitMonitor(origin, cfg.waitWindow());
     double span = jobs.nJobs == 0 ? 1 : Math.max(1, jobs.submit[jobs.nJobs - 1] - origin);
@@ -241,22 +206,22 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
 
   @Override
   public ProbeQueue probeQueue(int worker) {
-    return queue[worker];
+    return slots.queue[worker];
   }
 
   @Override
   public boolean isBusy(int worker) {
-    return busy[worker];
+    return slots.busy[worker];
   }
 
   @Override
   public int runningJob(int worker) {
-    return runningJob[worker];
+    return slots.runningJob[worker];
   }
 
   @Override
   public boolean isRunningLong(int worker) {
-    return runningJob[worker] >= 0 && jobs.longJob[runningJob[worker]];
+    return slots.runningJob[worker] >= 0 && jobs.longJob[slots.runningJob[worker]];
   }
 
   @Override
@@ -285,44 +250,44 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
 
   @Override
   public SuspendedTask suspendRunning(int worker) {
-    int job = runningJob[worker];
+    int job = slots.runningJob[worker];
     if (job < 0) {
       throw new IllegalStateException("worker " + worker + " runs no task");
     }
-    engine.cancel(runningHandle[worker]);
-    double remaining = Math.max(0, runningEnd[worker] - engine.now());
-    SuspendedTask s = new SuspendedTask(job, runningTask[worker], runningClone[worker], remaining);
-    runningJob[worker] = -1;
-    runningTask[worker] = -1;
-    runningClone[worker] = false;
+    engine.cancel(slots.runningHandle[worker]);
+    double remaining = Math.max(0, slots.runningEnd[worker] - engine.now());
+    SuspendedTask s = new SuspendedTask(job, slots.runningTask[worker], slots.runningClone[worker], remaining);
+    slots.runningJob[worker] = -1;
+    slots.runningTask[worker] = -1;
+    slots.runningClone[worker] = false;
     if (jobs.longJob[job]) {
-      longStart[worker] = -1;
-      executingLong[worker] = false;
-      queuedLong[worker]++;
+      slots.longStart[worker] = -1;
+      slots.executingLong[worker] = false;
+      slots.queuedLong[worker]++;
     }
     return s;
   }
 
   @Override
   public void runSuspended(int worker, SuspendedTask task, double delay) {
-    if (!busy[worker] || runningJob[worker] >= 0) {
+    if (!slots.busy[worker] || slots.runningJob[worker] >= 0) {
       throw new IllegalStateException("worker " + worker + ": the slot must be held and idle to resume a task");
     }
     double end = engine.now() + delay + task.remaining();
     if (jobs.longJob[task.job()]) {
-      queuedLong[worker]--;
-      executingLong[worker] = true;
-      longStart[worker] = engine.now();
-      longEstimate[worker] = jobs.estimate[task.job()];
+      slots.queuedLong[worker]--;
+      slots.executingLong[worker] = true;
+      slots.longStart[worker] = engine.now();
+      slots.longEstimate[worker] = jobs.estimate[task.job()];
     }
-    runningTask[worker] = task.task();
-    runningClone[worker] = task.isClone();
+    slots.runningTask[worker] = task.task();
+    slots.runningClone[worker] = task.isClone();
     startRunning(worker, task.job(), end);
   }
 
   @Override
   public boolean holdSlot(int worker) {
-    if (busy[worker]) {
+    if (slots.busy[worker]) {
       return false;
     }
     setBusy(worker, true);
@@ -331,7 +296,7 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
 
   @Override
   public void releaseSlot(int worker) {
-    if (!busy[worker] || runningJob[worker] >= 0) {
+    if (!slots.busy[worker] || slots.runningJob[worker] >= 0) {
       throw new IllegalStateException("worker " + worker + ": only a held, idle slot can be released");
     }
     freeSlot(worker);
@@ -339,17 +304,17 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
 
   @Override
   public void setShortOnly(int worker, boolean on) {
-    shortOnly[worker] = on;
+    slots.shortOnly[worker] = on;
   }
 
   @Override
   public boolean isShortOnly(int worker) {
-    return shortOnly[worker];
+    return slots.shortOnly[worker];
   }
 
   @Override
   public boolean hasWaitingShortWork(int worker) {
-    ProbeQueue q = queue[worker];
+    ProbeQueue q = slots.queue[worker];
     for (int i = 0, s = q.size(); i < s; i++) {
       int j = q.job(i);
       if (!jobs.longJob[j] && jobs.handedOut[j] < jobs.taskCount[j]) {
@@ -365,7 +330,7 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
     double sum = 0;
     long count = 0;
     for (int w = 0; w < n; w++) {
-      ProbeQueue q = queue[w];
+      ProbeQueue q = slots.queue[w];
       for (int i = 0, s = q.size(); i < s; i++) {
         int j = q.job(i);
         if (!jobs.longJob[j] && jobs.handedOut[j] < jobs.taskCount[j]) {
@@ -477,12 +442,12 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
 
   @Override
   public int runningTask(int worker) {
-    return runningTask[worker];
+    return slots.runningTask[worker];
   }
 
   @Override
   public boolean runningClone(int worker) {
-    return runningClone[worker];
+    return slots.runningClone[worker];
   }
 
   @Override
@@ -636,12 +601,12 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
       int ok = 0;
       for (int i = 0; i < count; i++) {
         int w = targets[i];
-        if (!executingLong[w] && queuedLong[w] == 0) {
+        if (!slots.executingLong[w] && slots.queuedLong[w] == 0) {
           accepted[ok++] = w;
         }
-        if (bitmapTime[w] > freshestTime) {
-          freshestTime = bitmapTime[w];
-          freshest = bitmap[w];
+        if (slots.bitmapTime[w] > freshestTime) {
+          freshestTime = slots.bitmapTime[w];
+          freshest = slots.bitmap[w];
         }
       }
       sendBatch(j, accepted, ok, arrival);
@@ -729,12 +694,12 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
   // ================================================================================================
 
   private void addProbe(int w, int j, boolean stolenProbe) {
-    queue[w].add(j, executingLong[w] || queuedLong[w] > 0);
+    slots.queue[w].add(j, slots.executingLong[w] || slots.queuedLong[w] > 0);
     if (jobs.longJob[j] && !stolenProbe) {
-      queuedLong[w]++;
+      slots.queuedLong[w]++;
       if (cfg.sss()) {
-        bitmap[w] = longWork.snapshot();
-        bitmapTime[w] = engine.now();
+        slots.bitmap[w] = longWork.snapshot();
+        slots.bitmapTime[w] = engine.now();
       }
     }
     if (!jobs.longJob[j]) {
@@ -742,14 +707,14 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
         m.onShortProbeArrival(this, w, j);
       }
     }
-    if (!busy[w]) {
+    if (!slots.busy[w]) {
       processNextProbe(w);
     }
   }
 
   private void setBusy(int w, boolean b) {
-    if (busy[w] != b) {
-      busy[w] = b;
+    if (slots.busy[w] != b) {
+      slots.busy[w] = b;
       busyCount += b ? 1 : -1;
       utilDirty = true;
     }
@@ -757,13 +722,13 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
 
   private void freeSlot(int w) {
     setBusy(w, false);
-    executingLong[w] = false;
+    slots.executingLong[w] = false;
     for (int i = 0; i < mechanismArray.length; i++) {
       if (mechanismArray[i].onSlotFree(this, w)) {
         return;
       }
     }
-    if (!queue[w].isEmpty()) {
+    if (!slots.queue[w].isEmpty()) {
       processNextProbe(w);
     } else if (cfg.stealing()) {
       steal(w);
@@ -773,9 +738,9 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
   private void processNextProbe(int w) {
     setBusy(w, true);
     double now = engine.now();
-    ProbeQueue q = queue[w];
+    ProbeQueue q = slots.queue[w];
     int pos = 0;
-    boolean only = shortOnly[w];
+    boolean only = slots.shortOnly[w];
     if (cfg.srpt()) {
       pos = selectSrpt(w, only);
       if (pos < 0) {
@@ -791,13 +756,13 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
     }
     int j = q.job(pos);
     boolean lng = jobs.longJob[j];
-    executingLong[w] = lng;
+    slots.executingLong[w] = lng;
     if (lng) {
-      queuedLong[w]--;
-      longStart[w] = now;
-      longEstimate[w] = jobs.estimate[j];
+      slots.queuedLong[w]--;
+      slots.longStart[w] = now;
+      slots.longEstimate[w] = jobs.estimate[j];
     } else {
-      longStart[w] = -1;
+      slots.longStart[w] = -1;
     }
     boolean ok = getTask(w, j, q.arrivedBehindLong(pos));
     if (cfg.sbp() && ok && !lng) {
@@ -828,7 +793,7 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
    * chosen only when no other probe is, and do not constrain the others' jumps.
    */
   private int selectSrpt(int w, boolean shortOnlyMode) {
-    ProbeQueue q = queue[w];
+    ProbeQueue q = slots.queue[w];
     double cap = cfg.srptCap();
     double best = Double.POSITIVE_INFINITY;
     int chosen = -1;
@@ -841,7 +806,7 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
       if (remaining == -1) {
         q.remove(i);
         if (jobs.longJob[j]) {
-          queuedLong[w]--; // only possible without centralized placement (one probe per long task)
+          slots.queuedLong[w]--; // only possible without centralized placement (one probe per long task)
         }
         continue;
       }
@@ -959,8 +924,8 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
     for (HybridMechanism m : mechanismArray) {
       d = m.taskDuration(this, w, j, t, clone, d);
     }
-    runningTask[w] = t;
-    runningClone[w] = clone;
+    slots.runningTask[w] = t;
+    slots.runningClone[w] = clone;
     startRunning(w, j, d + reply);
     if (cfg.srpt() && !clone) {
       engine.at(reply, EV_REMAINING, j, 0);
@@ -984,9 +949,9 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
   }
 
   private void startRunning(int w, int j, double end) {
-    runningJob[w] = j;
-    runningEnd[w] = end;
-    runningHandle[w] = engine.at(end, EV_TASK_END, w, j);
+    slots.runningJob[w] = j;
+    slots.runningEnd[w] = end;
+    slots.runningHandle[w] = engine.at(end, EV_TASK_END, w, j);
   }
 
   /** Eagle's schedulers learn of a handed-out task after the round trip. */
@@ -1003,11 +968,11 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
    */
   private void taskEnd(int w, int j) {
     double now = engine.now();
-    int t = runningTask[w];
-    boolean clone = runningClone[w];
-    runningJob[w] = -1;
-    runningTask[w] = -1;
-    runningClone[w] = false;
+    int t = slots.runningTask[w];
+    boolean clone = slots.runningClone[w];
+    slots.runningJob[w] = -1;
+    slots.runningTask[w] = -1;
+    slots.runningClone[w] = false;
     boolean first = (jobs.taskState[t] & DONE) == 0;
     if (first) {
       jobs.taskState[t] |= DONE;
@@ -1027,7 +992,7 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
     if (jobs.longJob[j] && cfg.centralizedLong()) {
       longWork.remove(w, jobs.estimate[j]);
     }
-    longStart[w] = -1;
+    slots.longStart[w] = -1;
     freeSlot(w);
   }
 
@@ -1060,11 +1025,11 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
   }
 
   private int takeAtc(int victim) {
-    ProbeQueue q = queue[victim];
-    if (!executingLong[victim] && queuedLong[victim] == 0) {
+    ProbeQueue q = slots.queue[victim];
+    if (!slots.executingLong[victim] && slots.queuedLong[victim] == 0) {
       return 0; // the rule would skip every (short) probe: nothing to steal, no need to scan
     }
-    long range = atcRange(q, executingLong[victim], jobs.longJob, cfg.stealingLimit());
+    long range = atcRange(q, slots.executingLong[victim], jobs.longJob, cfg.stealingLimit());
     int from = (int) (range >>> 32);
     int count = (int) range;
     if (count > 0) {
