@@ -9,31 +9,34 @@ import java.util.stream.Collectors;
  */
 public final class RuleCompilationException extends RuntimeException {
 
-    private static final long serialVersionUID = 1L;
+  private static final long serialVersionUID = 1L;
 
-    private final List<RuleProblem> problems;
+  private final List<RuleProblem> problems;
 
-    public RuleCompilationException(List<RuleProblem> problems) {
-        super(render(problems));
-        this.problems = List.copyOf(problems);
+  public RuleCompilationException(List<RuleProblem> problems) {
+    super(render(problems));
+    this.problems = List.copyOf(problems);
+  }
+
+  public RuleCompilationException(String message, Throwable cause) {
+    super(message, cause);
+    this.problems = List.of();
+  }
+
+  /** The individual compiler errors; empty when the failure was not a compile error (e.g. I/O). */
+  public List<RuleProblem> problems() {
+    return problems;
+  }
+
+  private static String render(List<RuleProblem> problems) {
+    if (problems.isEmpty()) {
+      return "Drools rule compilation failed";
     }
-
-    public RuleCompilationException(String message, Throwable cause) {
-        super(message, cause);
-        this.problems = List.of();
-    }
-
-    /** The individual compiler errors; empty when the failure was not a compile error (e.g. I/O). */
-    public List<RuleProblem> problems() {
-        return problems;
-    }
-
-    private static String render(List<RuleProblem> problems) {
-        if (problems.isEmpty()) {
-            return "Drools rule compilation failed";
-        }
-        String files = problems.stream().map(RuleProblem::origin).distinct().collect(Collectors.joining(", "));
-        return "Drools rule compilation failed in " + files + ":\n  "
-                + problems.stream().map(RuleProblem::describe).collect(Collectors.joining("\n  "));
-    }
+    String files =
+        problems.stream().map(RuleProblem::origin).distinct().collect(Collectors.joining(", "));
+    return "Drools rule compilation failed in "
+        + files
+        + ":\n  "
+        + problems.stream().map(RuleProblem::describe).collect(Collectors.joining("\n  "));
+  }
 }

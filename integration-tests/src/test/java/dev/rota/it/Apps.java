@@ -12,20 +12,29 @@ import org.apache.hadoop.yarn.client.api.YarnClient;
 
 /** Assertions on real applications that every integration test needs. */
 public final class Apps {
-    private Apps() {}
+  private Apps() {}
 
-    /** Waits up to {@code seconds} for {@code app} to end, then asserts it SUCCEEDED (with its diagnostics). */
-    public static void assertSucceeded(YarnClient client, ApplicationId app, int seconds) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        ApplicationReport r = client.getApplicationReport(app);
-        while (!EnumSet.of(YarnApplicationState.FINISHED, YarnApplicationState.FAILED, YarnApplicationState.KILLED)
-                .contains(r.getYarnApplicationState())) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(app + " not finished after " + seconds + " s: " + r.getYarnApplicationState());
-            }
-            Thread.sleep(250);
-            r = client.getApplicationReport(app);
-        }
-        assertEquals(FinalApplicationStatus.SUCCEEDED, r.getFinalApplicationStatus(), app + ": " + r.getDiagnostics());
+  /**
+   * Waits up to {@code seconds} for {@code app} to end, then asserts it SUCCEEDED (with its
+   * diagnostics).
+   */
+  public static void assertSucceeded(YarnClient client, ApplicationId app, int seconds)
+      throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    ApplicationReport r = client.getApplicationReport(app);
+    while (!EnumSet.of(
+            YarnApplicationState.FINISHED, YarnApplicationState.FAILED, YarnApplicationState.KILLED)
+        .contains(r.getYarnApplicationState())) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(
+            app + " not finished after " + seconds + " s: " + r.getYarnApplicationState());
+      }
+      Thread.sleep(250);
+      r = client.getApplicationReport(app);
     }
+    assertEquals(
+        FinalApplicationStatus.SUCCEEDED,
+        r.getFinalApplicationStatus(),
+        app + ": " + r.getDiagnostics());
+  }
 }

@@ -9,17 +9,21 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Copies files over others (e.g. operator conf files onto a test's classpath) and, on {@link #close()},
- * puts back exactly what each target held before the first copy, deleting targets that did not exist,
- * so one test class's configuration never leaks into the next.
+ * Copies files over others (e.g. operator conf files onto a test's classpath) and, on {@link
+ * #close()}, puts back exactly what each target held before the first copy, deleting targets that
+ * did not exist, so one test class's configuration never leaks into the next.
  */
 public final class RestoringCopies implements AutoCloseable {
   private final Map<Path, Optional<byte[]>> previous = new LinkedHashMap<>();
 
-  /** Copies {@code source} over {@code target}, remembering {@code target}'s original content once. */
+  /**
+   * Copies {@code source} over {@code target}, remembering {@code target}'s original content once.
+   */
   public void copy(Path source, Path target) throws IOException {
     if (!previous.containsKey(target)) {
-      previous.put(target, Files.exists(target) ? Optional.of(Files.readAllBytes(target)) : Optional.empty());
+      previous.put(
+          target,
+          Files.exists(target) ? Optional.of(Files.readAllBytes(target)) : Optional.empty());
     }
     Files.copy(source, target, StandardCopyOption.REPLACE_EXISTING);
   }

@@ -2,8 +2,8 @@ package dev.rota.cli;
 
 import dev.rota.core.metrics.TextTable;
 import dev.rota.experiments.Experiment;
-import dev.rota.experiments.catalog.Experiments;
 import dev.rota.experiments.ReproRow;
+import dev.rota.experiments.catalog.Experiments;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +14,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code rota reproduce NAME}: run a paper reproduction and print paper beside Rota beside baseline. */
+/**
+ * {@code rota reproduce NAME}: run a paper reproduction and print paper beside Rota beside
+ * baseline.
+ */
 @Command(
     name = "reproduce",
     mixinStandardHelpOptions = true,
@@ -28,10 +31,15 @@ public final class ReproduceCommand implements Callable<Integer> {
   @Parameters(arity = "0..1", paramLabel = "NAME", description = "The experiment to run.")
   String name;
 
-  @Option(names = "--quick", description = "The reduced version (under a minute; what the tests run).")
+  @Option(
+      names = "--quick",
+      description = "The reduced version (under a minute; what the tests run).")
   boolean quick;
 
-  @Option(names = "--out", defaultValue = "rota-out/reproduce", paramLabel = "DIR",
+  @Option(
+      names = "--out",
+      defaultValue = "rota-out/reproduce",
+      paramLabel = "DIR",
       description = "Output directory (default: ${DEFAULT-VALUE}).")
   Path out;
 
@@ -55,14 +63,26 @@ public final class ReproduceCommand implements Callable<Integer> {
     Files.createDirectories(out);
     Files.writeString(out.resolve(name + ".json"), Experiments.toJson(name, rows));
     System.out.print(table(rows));
-    System.out.printf(Locale.ROOT, "%s%s: %d rows in %.1f s, wrote %s%n", name, quick ? " (quick)" : "",
-        rows.size(), RotaCli.elapsedSeconds(), out.resolve(name + ".json").toAbsolutePath().normalize());
+    System.out.printf(
+        Locale.ROOT,
+        "%s%s: %d rows in %.1f s, wrote %s%n",
+        name,
+        quick ? " (quick)" : "",
+        rows.size(),
+        RotaCli.elapsedSeconds(),
+        out.resolve(name + ".json").toAbsolutePath().normalize());
     return 0;
   }
 
   /** Draws an experiment's figure with the report's plotting. */
-  static void plot(Path file, String title, String xTitle, String yTitle, List<dev.rota.experiments.Plotter.Line> lines,
-      boolean logX) throws IOException {
+  static void plot(
+      Path file,
+      String title,
+      String xTitle,
+      String yTitle,
+      List<dev.rota.experiments.Plotter.Line> lines,
+      boolean logX)
+      throws IOException {
     List<dev.rota.cli.report.Series> series = new java.util.ArrayList<>();
     for (var l : lines) {
       series.add(new dev.rota.cli.report.Series(l.name(), l.x(), l.y()));
@@ -71,9 +91,12 @@ public final class ReproduceCommand implements Callable<Integer> {
   }
 
   static String table(List<ReproRow> rows) {
-    TextTable t = new TextTable("case", "metric", "paper", "rota", "baseline", "rota/baseline", "baseline is");
+    TextTable t =
+        new TextTable(
+            "case", "metric", "paper", "rota", "baseline", "rota/baseline", "baseline is");
     for (ReproRow r : rows) {
-      t.row(r.caseName(), r.metric(), r.paper(), r.rota(), r.baseline(), r.ratio(), r.baselineName());
+      t.row(
+          r.caseName(), r.metric(), r.paper(), r.rota(), r.baseline(), r.ratio(), r.baselineName());
     }
     return t.toString();
   }

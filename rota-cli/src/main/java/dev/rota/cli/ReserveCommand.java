@@ -16,8 +16,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code rota reserve FILE.rdl --queue Q}: submit a (nested) RDL reservation to a ResourceManager whose
- * reservable queue runs Rota's agent, or list a queue's reservations. See docs/rayon-yarn.md.
+ * {@code rota reserve FILE.rdl --queue Q}: submit a (nested) RDL reservation to a ResourceManager
+ * whose reservable queue runs Rota's agent, or list a queue's reservations. See docs/rayon-yarn.md.
  */
 @Command(
     name = "reserve",
@@ -32,26 +32,49 @@ import picocli.CommandLine.Parameters;
       "The queue must be reservable and use dev.rota.yarn.reservation.RotaReservationAgent."
     })
 public final class ReserveCommand implements Callable<Integer> {
-  @Parameters(arity = "0..1", paramLabel = "FILE.rdl", description = "The RDL expression to reserve.")
+  @Parameters(
+      arity = "0..1",
+      paramLabel = "FILE.rdl",
+      description = "The RDL expression to reserve.")
   Path file;
 
-  @Option(names = "--queue", required = true, paramLabel = "Q", description = "The reservable queue (its leaf name, e.g. dedicated).")
+  @Option(
+      names = "--queue",
+      required = true,
+      paramLabel = "Q",
+      description = "The reservable queue (its leaf name, e.g. dedicated).")
   String queue;
 
-  @Option(names = "--rm", paramLabel = "HOST:PORT", description = "The ResourceManager's client address (yarn.resourcemanager.address).")
+  @Option(
+      names = "--rm",
+      paramLabel = "HOST:PORT",
+      description = "The ResourceManager's client address (yarn.resourcemanager.address).")
   String rm;
 
-  @Option(names = "--conf", paramLabel = "DIR", description = "A Hadoop configuration directory (its yarn-site.xml and core-site.xml are read).")
+  @Option(
+      names = "--conf",
+      paramLabel = "DIR",
+      description =
+          "A Hadoop configuration directory (its yarn-site.xml and core-site.xml are read).")
   Path conf;
 
-  @Option(names = "--user", paramLabel = "U", description = "Submit as this user (simple authentication); default: the current user.")
+  @Option(
+      names = "--user",
+      paramLabel = "U",
+      description = "Submit as this user (simple authentication); default: the current user.")
   String user;
 
-  @Option(names = "--step-ms", paramLabel = "MS",
-      description = "The plan step in ms; default: yarn.resourcemanager.reservation-system.planfollower.time-step from the configuration (1000).")
+  @Option(
+      names = "--step-ms",
+      paramLabel = "MS",
+      description =
+          "The plan step in ms; default: yarn.resourcemanager.reservation-system.planfollower.time-step from the configuration (1000).")
   Long stepMs;
 
-  @Option(names = "--lead-ms", defaultValue = "2000", paramLabel = "MS",
+  @Option(
+      names = "--lead-ms",
+      defaultValue = "2000",
+      paramLabel = "MS",
       description = "How far ahead the arrival is, at least (default: ${DEFAULT-VALUE}).")
   long leadMs;
 
@@ -61,42 +84,48 @@ public final class ReserveCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     YarnConfiguration c = configuration();
-    long step = stepMs != null ? stepMs : c.getTimeDuration(
-        YarnConfiguration.RM_RESERVATION_SYSTEM_PLAN_FOLLOWER_TIME_STEP,
-        YarnConfiguration.DEFAULT_RM_RESERVATION_SYSTEM_PLAN_FOLLOWER_TIME_STEP, java.util.concurrent.TimeUnit.MILLISECONDS);
+    long step =
+        stepMs != null
+            ? stepMs
+            : c.getTimeDuration(
+                YarnConfiguration.RM_RESERVATION_SYSTEM_PLAN_FOLLOWER_TIME_STEP,
+                YarnConfiguration.DEFAULT_RM_RESERVATION_SYSTEM_PLAN_FOLLOWER_TIME_STEP,
+                java.util.concurrent.TimeUnit.MILLISECONDS);
     if (!list && file == null) {
       throw new IllegalArgumentException("give FILE.rdl to reserve, or --list");
     }
     RdlReservations.Prepared prepared = null;
     if (!list) {
       String text = Files.readString(file);
-      prepared = RdlReservations.prepare(text, file.toString(), step, System.currentTimeMillis(), leadMs);
+      prepared =
+          RdlReservations.prepare(text, file.toString(), step, System.currentTimeMillis(), leadMs);
     }
     RdlReservations.Prepared p = prepared;
-    PrivilegedExceptionAction<Integer> action = () -> {
-      try (YarnClient yarn = YarnClient.createYarnClient()) {
-        yarn.init(c);
-        yarn.start();
-        RdlReservations client = new RdlReservations(yarn);
-        if (list) {
-          List<ReservationAllocationState> all = client.list(queue, "");
-          System.out.println(all.size() + " reservation(s) in queue " + queue);
-          for (ReservationAllocationState s : all) {
-            System.out.print(RdlReservations.describe(s, step));
+    PrivilegedExceptionAction<Integer> action =
+        () -> {
+          try (YarnClient yarn = YarnClient.createYarnClient()) {
+            yarn.init(c);
+            yarn.start();
+            RdlReservations client = new RdlReservations(yarn);
+            if (list) {
+              List<ReservationAllocationState> all = client.list(queue, "");
+              System.out.println(all.size() + " reservation(s) in queue " + queue);
+              for (ReservationAllocationState s : all) {
+                System.out.print(RdlReservations.describe(s, step));
+              }
+              return 0;
+            }
+            RdlReservations.Outcome o = client.submit(p, queue);
+            if (o instanceof RdlReservations.Accepted a) {
+              System.out.println("accepted " + a.id() + " in queue " + queue);
+              System.out.print(RdlReservations.describe(a.state(), step));
+              return 0;
+            }
+            RdlReservations.Rejected r = (RdlReservations.Rejected) o;
+            System.out.println("rejected " + r.id() + " in queue " + queue + ": " + r.reason());
+            return 1;
           }
-          return 0;
-        }
-        RdlReservations.Outcome o = client.submit(p, queue);
-        if (o instanceof RdlReservations.Accepted a) {
-          System.out.println("accepted " + a.id() + " in queue " + queue);
-          System.out.print(RdlReservations.describe(a.state(), step));
-          return 0;
-        }
-        RdlReservations.Rejected r = (RdlReservations.Rejected) o;
-        System.out.println("rejected " + r.id() + " in queue " + queue + ": " + r.reason());
-        return 1;
-      }
-    };
+        };
     return user == null ? action.run() : UserGroupInformation.createRemoteUser(user).doAs(action);
   }
 

@@ -34,15 +34,18 @@ public final class RotaCli implements Runnable {
   /** The configured command line (also used by tests). */
   public static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new RotaCli());
-    cl.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
-      // expected user errors (bad trace, bad option value) get one clear line, not a stack trace
-      if (ex instanceof IllegalArgumentException || ex instanceof java.io.IOException
-          || ex instanceof dev.rota.core.trace.TraceFormatException) {
-        cmd.getErr().println("rota " + cmd.getCommandName() + ": " + describe(ex));
-        return 2;
-      }
-      throw ex;
-    });
+    cl.setExecutionExceptionHandler(
+        (ex, cmd, parseResult) -> {
+          // expected user errors (bad trace, bad option value) get one clear line, not a stack
+          // trace
+          if (ex instanceof IllegalArgumentException
+              || ex instanceof java.io.IOException
+              || ex instanceof dev.rota.core.trace.TraceFormatException) {
+            cmd.getErr().println("rota " + cmd.getCommandName() + ": " + describe(ex));
+            return 2;
+          }
+          throw ex;
+        });
     return cl;
   }
 

@@ -3,6 +3,7 @@ package dev.rota.cli;
 import dev.rota.cli.report.HtmlReport;
 import dev.rota.cli.report.ReportData;
 import dev.rota.cli.report.Series;
+import dev.rota.core.catalog.Catalog;
 import dev.rota.core.metrics.JobClass;
 import dev.rota.core.metrics.Json;
 import dev.rota.core.metrics.Percentiles;
@@ -12,7 +13,6 @@ import dev.rota.core.model.Resource;
 import dev.rota.core.model.Workload;
 import dev.rota.core.sim.Scenario;
 import dev.rota.core.sim.Scenario.QueueAssignment;
-import dev.rota.core.sim.Schedulers;
 import dev.rota.core.sim.SimResult;
 import dev.rota.core.sim.SimulationRunner;
 import dev.rota.core.trace.SyntheticWorkload;
@@ -32,7 +32,6 @@ import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import dev.rota.core.catalog.Catalog;
 /** {@code rota simulate}: replay a trace (or a synthetic workload) under a simulated scheduler. */
 @Command(
     name = "simulate",
@@ -45,10 +44,15 @@ import dev.rota.core.catalog.Catalog;
     sortOptions = false)
 public final class SimulateCommand implements Callable<Integer> {
   static final class Input {
-    @Option(names = "--trace", paramLabel = "FILE", description = "Trace file (Eagle .tr or SWIM .tsv).")
+    @Option(
+        names = "--trace",
+        paramLabel = "FILE",
+        description = "Trace file (Eagle .tr or SWIM .tsv).")
     Path trace;
 
-    @Option(names = "--synthetic", paramLabel = "TASKS",
+    @Option(
+        names = "--synthetic",
+        paramLabel = "TASKS",
         description = "Instead of a trace, a seeded synthetic workload of this many tasks.")
     Long syntheticTasks;
   }
@@ -56,64 +60,109 @@ public final class SimulateCommand implements Callable<Integer> {
   @ArgGroup(exclusive = true, multiplicity = "1")
   Input input;
 
-  @Option(names = "--format", paramLabel = "eagle|swim",
+  @Option(
+      names = "--format",
+      paramLabel = "eagle|swim",
       description = "Trace format (default: swim for .tsv files, eagle otherwise).")
   String format;
 
-  @Option(names = "--workers", required = true, paramLabel = "N", description = "Number of worker nodes.")
+  @Option(
+      names = "--workers",
+      required = true,
+      paramLabel = "N",
+      description = "Number of worker nodes.")
   int workers;
 
-  @Option(names = "--scheduler", defaultValue = "fifo", paramLabel = "NAME",
-      description = "Scheduler to simulate (default: ${DEFAULT-VALUE}). Known: fifo, capacity, sparrow,"
-          + " hawk, eagle (hybrid names take mechanisms after +).")
+  @Option(
+      names = "--scheduler",
+      defaultValue = "fifo",
+      paramLabel = "NAME",
+      description =
+          "Scheduler to simulate (default: ${DEFAULT-VALUE}). Known: fifo, capacity, sparrow,"
+              + " hawk, eagle (hybrid names take mechanisms after +).")
   String scheduler;
 
-  @Option(names = "--cutoff", paramLabel = "SECONDS",
-      description = "Short/long cutoff on the mean task duration; reports short and long jobs separately.")
+  @Option(
+      names = "--cutoff",
+      paramLabel = "SECONDS",
+      description =
+          "Short/long cutoff on the mean task duration; reports short and long jobs separately.")
   Double cutoff;
 
-  @Option(names = "--seed", defaultValue = "" + Scenario.DEFAULT_SEED, paramLabel = "S",
+  @Option(
+      names = "--seed",
+      defaultValue = "" + Scenario.DEFAULT_SEED,
+      paramLabel = "S",
       description = "Random seed (default: ${DEFAULT-VALUE}, the Eagle reference simulator's).")
   long seed;
 
-  @Option(names = "--out", defaultValue = "rota-out/simulate", paramLabel = "DIR",
+  @Option(
+      names = "--out",
+      defaultValue = "rota-out/simulate",
+      paramLabel = "DIR",
       description = "Output directory (default: ${DEFAULT-VALUE}).")
   Path out;
 
-  @Option(names = "--queues", paramLabel = "SPEC",
-      description = "Leaf queues under root as path:capacity:max-capacity, comma-separated, e.g."
-          + " root.a:60:100,root.b:40:100 (default: root.default:100:100; for 'capacity',"
-          + " root.a:50:100,root.b:50:100).")
+  @Option(
+      names = "--queues",
+      paramLabel = "SPEC",
+      description =
+          "Leaf queues under root as path:capacity:max-capacity, comma-separated, e.g."
+              + " root.a:60:100,root.b:40:100 (default: root.default:100:100; for 'capacity',"
+              + " root.a:50:100,root.b:50:100).")
   String queues;
 
-  @Option(names = "--assign", paramLabel = "as-is|round-robin|by-class",
-      description = "How jobs map to queues (default: round-robin with several queues, as-is with one).")
+  @Option(
+      names = "--assign",
+      paramLabel = "as-is|round-robin|by-class",
+      description =
+          "How jobs map to queues (default: round-robin with several queues, as-is with one).")
   String assign;
 
-  @Option(names = "--node-memory", defaultValue = "1024", paramLabel = "MB",
+  @Option(
+      names = "--node-memory",
+      defaultValue = "1024",
+      paramLabel = "MB",
       description = "Memory per worker in MiB (default: ${DEFAULT-VALUE}).")
   long nodeMemory;
 
-  @Option(names = "--node-vcores", defaultValue = "1", paramLabel = "N",
-      description = "Vcores per worker (default: ${DEFAULT-VALUE}: one slot, as in the Eagle traces).")
+  @Option(
+      names = "--node-vcores",
+      defaultValue = "1",
+      paramLabel = "N",
+      description =
+          "Vcores per worker (default: ${DEFAULT-VALUE}: one slot, as in the Eagle traces).")
   long nodeVcores;
 
-  @Option(names = "--load", defaultValue = "0.8", paramLabel = "F",
+  @Option(
+      names = "--load",
+      defaultValue = "0.8",
+      paramLabel = "F",
       description = "Synthetic workloads only: offered load (default: ${DEFAULT-VALUE}).")
   double load;
 
-  @Option(names = "--short-partition", paramLabel = "PERCENT",
-      description = "Hybrid schedulers: share of workers reserved for short jobs (default: the trace's"
-          + " share of short task-seconds). Same as --set short-partition-percent=PERCENT.")
+  @Option(
+      names = "--short-partition",
+      paramLabel = "PERCENT",
+      description =
+          "Hybrid schedulers: share of workers reserved for short jobs (default: the trace's"
+              + " share of short task-seconds). Same as --set short-partition-percent=PERCENT.")
   Double shortPartition;
 
-  @Option(names = "--set", paramLabel = "KEY=VALUE", description = "A scheduler parameter (repeatable).")
+  @Option(
+      names = "--set",
+      paramLabel = "KEY=VALUE",
+      description = "A scheduler parameter (repeatable).")
   Map<String, String> settings = new LinkedHashMap<>();
 
   @Option(names = "--no-report", description = "Skip report.html and its plots.")
   boolean noReport;
 
-  @Option(names = "--progress", negatable = true, defaultValue = "true", fallbackValue = "true",
+  @Option(
+      names = "--progress",
+      negatable = true,
+      defaultValue = "true",
+      fallbackValue = "true",
       description = "Show a progress bar on long runs (default: on when attached to a terminal).")
   boolean progress;
 
@@ -166,26 +215,40 @@ public final class SimulateCommand implements Callable<Integer> {
     } else {
       q = QueueSpec.singleDefault();
     }
-    QueueAssignment a = assign != null
-        ? parseAssign(assign)
-        : (q.leaves().size() > 1 ? QueueAssignment.ROUND_ROBIN : QueueAssignment.AS_IS);
+    QueueAssignment a =
+        assign != null
+            ? parseAssign(assign)
+            : (q.leaves().size() > 1 ? QueueAssignment.ROUND_ROBIN : QueueAssignment.AS_IS);
     if (nodeMemory < 1 || nodeVcores < 1) {
       throw new IllegalArgumentException("--node-memory and --node-vcores must be >= 1");
     }
     Map<String, String> all = new LinkedHashMap<>(settings);
     if (shortPartition != null) {
-      String old = all.put("short-partition-percent", java.math.BigDecimal.valueOf(shortPartition).stripTrailingZeros().toPlainString());
+      String old =
+          all.put(
+              "short-partition-percent",
+              java.math.BigDecimal.valueOf(shortPartition).stripTrailingZeros().toPlainString());
       if (old != null) {
-        throw new IllegalArgumentException("--short-partition and --set short-partition-percent are both given");
+        throw new IllegalArgumentException(
+            "--short-partition and --set short-partition-percent are both given");
       }
     }
-    return new Scenario(workers, Resource.of(nodeMemory, nodeVcores), q, a, seed,
-        cutoff == null ? Double.NaN : cutoff, all);
+    return new Scenario(
+        workers,
+        Resource.of(nodeMemory, nodeVcores),
+        q,
+        a,
+        seed,
+        cutoff == null ? Double.NaN : cutoff,
+        all);
   }
 
   private Workload loadWorkload() throws IOException {
     if (input.trace != null) {
-      TraceFormat f = format != null ? TraceFormat.parse(format) : TraceFormat.guess(input.trace.getFileName().toString());
+      TraceFormat f =
+          format != null
+              ? TraceFormat.parse(format)
+              : TraceFormat.guess(input.trace.getFileName().toString());
       return Traces.read(input.trace, f);
     }
     return SyntheticWorkload.generate(input.syntheticTasks, workers, load, 50, 10, seed);
@@ -197,13 +260,15 @@ public final class SimulateCommand implements Callable<Integer> {
     for (String part : spec.split(",")) {
       String[] f = part.strip().split(":");
       if (f.length != 3) {
-        throw new IllegalArgumentException("--queues entry '" + part + "' is not path:capacity:max-capacity");
+        throw new IllegalArgumentException(
+            "--queues entry '" + part + "' is not path:capacity:max-capacity");
       }
       String path = f[0].startsWith("root.") ? f[0] : "root." + f[0];
       try {
         leaves.add(QueueSpec.leaf(path, Double.parseDouble(f[1]), Double.parseDouble(f[2])));
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("--queues entry '" + part + "': capacities must be numbers");
+        throw new IllegalArgumentException(
+            "--queues entry '" + part + "': capacities must be numbers");
       }
     }
     return QueueSpec.parent("root", 100, 100, leaves.toArray(QueueSpec[]::new));
@@ -214,8 +279,9 @@ public final class SimulateCommand implements Callable<Integer> {
       case "as-is" -> QueueAssignment.AS_IS;
       case "round-robin" -> QueueAssignment.ROUND_ROBIN;
       case "by-class" -> QueueAssignment.BY_CLASS;
-      default -> throw new IllegalArgumentException(
-          "--assign '" + s + "' is not one of as-is, round-robin, by-class");
+      default ->
+          throw new IllegalArgumentException(
+              "--assign '" + s + "' is not one of as-is, round-robin, by-class");
     };
   }
 
@@ -234,20 +300,40 @@ public final class SimulateCommand implements Callable<Integer> {
     StringBuilder sb = new StringBuilder("time,vcores,memory\n");
     double[] t = r.utilTimes();
     for (int i = 0; i < t.length; i++) {
-      sb.append(t[i]).append(',').append(r.cpuUtilSeries()[i]).append(',').append(r.memUtilSeries()[i]).append('\n');
+      sb.append(t[i])
+          .append(',')
+          .append(r.cpuUtilSeries()[i])
+          .append(',')
+          .append(r.memUtilSeries()[i])
+          .append('\n');
     }
     Files.writeString(file, sb);
   }
 
   private String table(SimResult r, double cut, Map<String, Object> summary) {
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format(Locale.ROOT,
-        "%s on %s, %d workers: %d jobs, %d tasks, %d events in %.3f s (%.0f events/s), wall %.2f s%n",
-        r.scheduler(), summary.get("trace"), workers, r.jobs().size(), r.taskCount(), r.events(),
-        r.simWallSeconds(), r.events() / Math.max(1e-9, r.simWallSeconds()), (double) summary.get("wall_seconds")));
-    sb.append(String.format(Locale.ROOT, "makespan %.1f s, utilization %.1f%%, peak heap %d MiB%n%n",
-        r.endTime(), 100 * r.cpuUtilization(), (long) summary.get("peak_heap_mb")));
-    TextTable t = new TextTable("jobs", "count", "mean (s)", "p50 (s)", "p75 (s)", "p90 (s)", "p99 (s)");
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "%s on %s, %d workers: %d jobs, %d tasks, %d events in %.3f s (%.0f events/s), wall %.2f s%n",
+            r.scheduler(),
+            summary.get("trace"),
+            workers,
+            r.jobs().size(),
+            r.taskCount(),
+            r.events(),
+            r.simWallSeconds(),
+            r.events() / Math.max(1e-9, r.simWallSeconds()),
+            (double) summary.get("wall_seconds")));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "makespan %.1f s, utilization %.1f%%, peak heap %d MiB%n%n",
+            r.endTime(),
+            100 * r.cpuUtilization(),
+            (long) summary.get("peak_heap_mb")));
+    TextTable t =
+        new TextTable("jobs", "count", "mean (s)", "p50 (s)", "p75 (s)", "p90 (s)", "p99 (s)");
     List<Object[]> rows = new ArrayList<>();
     if (Double.isFinite(cut)) {
       rows.add(row("short", new Percentiles(r.latencies(JobClass.SHORT, cut))));
@@ -264,8 +350,19 @@ public final class SimulateCommand implements Callable<Integer> {
 
   private ReportData report(SimResult r, String trace, double cut, Map<String, Object> summary) {
     List<String[]> rows = new ArrayList<>();
-    for (String k : List.of("scheduler", "trace", "workers", "seed", "jobs", "tasks", "events",
-        "events_per_second", "wall_seconds", "makespan_seconds", "utilization")) {
+    for (String k :
+        List.of(
+            "scheduler",
+            "trace",
+            "workers",
+            "seed",
+            "jobs",
+            "tasks",
+            "events",
+            "events_per_second",
+            "wall_seconds",
+            "makespan_seconds",
+            "utilization")) {
       rows.add(new String[] {k, TextTable.format(summary.get(k))});
     }
     List<Series> cdfs = new ArrayList<>();
@@ -275,15 +372,21 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     cdfs.add(cdf("all", r.latencies(null, cut)));
     cdfs.removeIf(s -> s.x().length == 0);
-    // time since the first submission reads better than the trace's own clock (Google's starts at 16 days)
+    // time since the first submission reads better than the trace's own clock (Google's starts at
+    // 16 days)
     double[] t = r.utilTimes().clone();
     double t0 = t.length == 0 ? 0 : t[0];
     for (int i = 0; i < t.length; i++) {
       t[i] -= t0;
     }
-    List<Series> util = List.of(new Series("vcores", t, r.cpuUtilSeries()), new Series("memory", t, r.memUtilSeries()));
-    return new ReportData("rota simulate: " + r.scheduler() + " on " + trace + ", " + workers + " workers",
-        rows, cdfs, util);
+    List<Series> util =
+        List.of(
+            new Series("vcores", t, r.cpuUtilSeries()), new Series("memory", t, r.memUtilSeries()));
+    return new ReportData(
+        "rota simulate: " + r.scheduler() + " on " + trace + ", " + workers + " workers",
+        rows,
+        cdfs,
+        util);
   }
 
   static Series cdf(String name, double[] values) {

@@ -10,23 +10,29 @@ import java.util.Objects;
  * How the {@link WorkloadAppMaster} container is started: which {@code java}, with what classpath,
  * JVM options and container size.
  *
- * @param javaCommand the java executable, e.g. {@code /usr/lib/jvm/java-17/bin/java} or
- *     {@code {{JAVA_HOME}}/bin/java} on a real cluster
- * @param classpath the AM's classpath entries in order; the first should hold a {@code yarn-site.xml}
- *     that points at the ResourceManager
+ * @param javaCommand the java executable, e.g. {@code /usr/lib/jvm/java-17/bin/java} or {@code
+ *     {{JAVA_HOME}}/bin/java} on a real cluster
+ * @param classpath the AM's classpath entries in order; the first should hold a {@code
+ *     yarn-site.xml} that points at the ResourceManager
  * @param memoryMb AM container memory in MiB; default {@value #DEFAULT_MEMORY_MB}
  * @param vcores AM container virtual cores; default 1
  * @param jvmOptions options placed before the main class, e.g. {@code -Xmx192m}
  */
-public record AmLaunch(String javaCommand, List<String> classpath, int memoryMb, int vcores, List<String> jvmOptions) {
+public record AmLaunch(
+    String javaCommand, List<String> classpath, int memoryMb, int vcores, List<String> jvmOptions) {
   /** Default AM container memory in MiB. */
   public static final int DEFAULT_MEMORY_MB = 256;
+
   /**
    * Default AM JVM options: a heap that fits the container, and a quick-starting JVM (C1 only,
    * serial GC), because an AM lives for seconds and many start at once on a small machine.
    */
   public static final List<String> DEFAULT_JVM_OPTIONS =
-      List.of("-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djava.net.preferIPv4Stack=true");
+      List.of(
+          "-Xmx192m",
+          "-XX:+UseSerialGC",
+          "-XX:TieredStopAtLevel=1",
+          "-Djava.net.preferIPv4Stack=true");
 
   public AmLaunch {
     Objects.requireNonNull(javaCommand, "javaCommand");
@@ -35,7 +41,8 @@ public record AmLaunch(String javaCommand, List<String> classpath, int memoryMb,
       throw new IllegalArgumentException("the application master needs a classpath");
     }
     if (memoryMb < 1 || vcores < 1) {
-      throw new IllegalArgumentException("AM container needs at least 1 MiB and 1 vcore, got " + memoryMb + ", " + vcores);
+      throw new IllegalArgumentException(
+          "AM container needs at least 1 MiB and 1 vcore, got " + memoryMb + ", " + vcores);
     }
     jvmOptions = List.copyOf(jvmOptions);
   }

@@ -10,9 +10,9 @@ import org.apache.hadoop.yarn.api.records.ContainerId;
 
 /**
  * Scheduler-Aware Task Cloning's bookkeeping in the application master (dissertation §4.4): which
- * container runs which copy of which task, which running task may still get its one clone, and what a
- * completion means. The first copy of a task to finish successfully wins; the other copy is stopped and
- * its completion ignored. A copy that fails while its twin still runs is ignored too.
+ * container runs which copy of which task, which running task may still get its one clone, and what
+ * a completion means. The first copy of a task to finish successfully wins; the other copy is
+ * stopped and its completion ignored. A copy that fails while its twin still runs is ignored too.
  *
  * <p>Not thread-safe: the application master calls it under its lock.
  */
@@ -32,7 +32,8 @@ final class CloneBook {
   }
 
   /** A completion's meaning and the twin container to stop, if any. */
-  record Completion(StagePlan.Task task, boolean isClone, Outcome outcome, Optional<ContainerId> stopTwin) {}
+  record Completion(
+      StagePlan.Task task, boolean isClone, Outcome outcome, Optional<ContainerId> stopTwin) {}
 
   private record Copy(StagePlan.Task task, boolean isClone) {}
 
@@ -55,8 +56,8 @@ final class CloneBook {
   }
 
   /**
-   * The running task of {@code stage} that should get a clone: the earliest launched one whose primary
-   * still runs and that has never had a clone (only one clone per task).
+   * The running task of {@code stage} that should get a clone: the earliest launched one whose
+   * primary still runs and that has never had a clone (only one clone per task).
    */
   Optional<StagePlan.Task> cloneCandidate(int stage) {
     for (Map.Entry<StagePlan.Task, ContainerId> e : primaries.entrySet()) {
@@ -84,14 +85,21 @@ final class CloneBook {
     ContainerId twin = other.get(t);
     boolean twinRuns = twin != null && running.containsKey(twin);
     if (!success) {
-      return new Completion(t, copy.isClone(), twinRuns ? Outcome.FAILED_TWIN_RUNS : Outcome.FAILED, Optional.empty());
+      return new Completion(
+          t,
+          copy.isClone(),
+          twinRuns ? Outcome.FAILED_TWIN_RUNS : Outcome.FAILED,
+          Optional.empty());
     }
     done.add(t);
     other.remove(t);
     if (copy.isClone()) {
       cloneWins++;
     }
-    return new Completion(t, copy.isClone(), copy.isClone() ? Outcome.CLONE_WON : Outcome.PRIMARY_WON,
+    return new Completion(
+        t,
+        copy.isClone(),
+        copy.isClone() ? Outcome.CLONE_WON : Outcome.PRIMARY_WON,
         twinRuns ? Optional.of(twin) : Optional.empty());
   }
 

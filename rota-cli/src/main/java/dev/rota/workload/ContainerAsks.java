@@ -9,8 +9,8 @@ import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
 /**
  * Builds the YARN container asks of a {@link WorkloadSpec}. Every task of stage {@code s} is asked
  * for with {@code allocationRequestId = s} and container priority {@code s} (earlier stages first),
- * so that an allocated container tells which stage it was granted for. The execution type comes from
- * the spec and is enforced (the RM may not substitute another type).
+ * so that an allocated container tells which stage it was granted for. The execution type comes
+ * from the spec and is enforced (the RM may not substitute another type).
  */
 final class ContainerAsks {
   private ContainerAsks() {}
@@ -29,7 +29,8 @@ final class ContainerAsks {
         .priority(Priority.newInstance(stage.index()))
         .allocationRequestId(stage.index())
         .relaxLocality(true)
-        .executionTypeRequest(ExecutionTypeRequest.newInstance(yarnType(spec.executionType()), true))
+        .executionTypeRequest(
+            ExecutionTypeRequest.newInstance(yarnType(spec.executionType()), true))
         .build();
   }
 

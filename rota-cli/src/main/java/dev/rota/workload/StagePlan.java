@@ -59,10 +59,12 @@ public final class StagePlan {
   public List<Task> complete(Task task) {
     int s = task.stage();
     if (s < 0 || s >= remaining.length || !released[s]) {
-      throw new IllegalStateException(task + " of " + spec.jobId() + " completed but its stage was never released");
+      throw new IllegalStateException(
+          task + " of " + spec.jobId() + " completed but its stage was never released");
     }
     if (remaining[s] == 0) {
-      throw new IllegalStateException(task + " of " + spec.jobId() + " completed after its stage finished");
+      throw new IllegalStateException(
+          task + " of " + spec.jobId() + " completed after its stage finished");
     }
     remaining[s]--;
     return remaining[s] == 0 ? releaseReady() : List.of();

@@ -11,10 +11,10 @@ import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
 
 /**
- * The launch context of one task container: {@code sleep <seconds>}, output to the container log dir;
- * with prefetch (Eirene, emulated), the container also carries a {@link PrefetchHint} for the
- * NodeManager's {@value PrefetchAuxService#NAME} service and sleeps {@code (1 - speedup)} as long when its
- * input was migrated before it started.
+ * The launch context of one task container: {@code sleep <seconds>}, output to the container log
+ * dir; with prefetch (Eirene, emulated), the container also carries a {@link PrefetchHint} for the
+ * NodeManager's {@value PrefetchAuxService#NAME} service and sleeps {@code (1 - speedup)} as long
+ * when its input was migrated before it started.
  */
 final class TaskLaunch {
   private TaskLaunch() {}
@@ -31,33 +31,52 @@ final class TaskLaunch {
         Map.of(), Map.of(), List.of(command(task.millis())), null, null, null);
   }
 
-  /** The key of a task (or its clone) in prefetch hints and data file names, e.g. {@code s0-t3-clone}. */
+  /**
+   * The key of a task (or its clone) in prefetch hints and data file names, e.g. {@code
+   * s0-t3-clone}.
+   */
   static String key(StagePlan.Task task, boolean clone) {
     return "s" + task.stage() + "-t" + task.index() + (clone ? "-clone" : "");
   }
 
   /**
-   * A task container that runs {@code millis} (less {@code speedup} when its input was prefetched on
-   * this node) and carries the prefetch hint for {@code container}.
+   * A task container that runs {@code millis} (less {@code speedup} when its input was prefetched
+   * on this node) and carries the prefetch hint for {@code container}.
    */
-  static ContainerLaunchContext prefetching(ContainerId container, String key, long millis, double speedup) {
+  static ContainerLaunchContext prefetching(
+      ContainerId container, String key, long millis, double speedup) {
     String app = container.getApplicationAttemptId().getApplicationId().toString();
     ByteBuffer hint = new PrefetchHint(container.toString(), app, key).encode();
-    return ContainerLaunchContext.newInstance(Map.of(), Map.of(),
-        List.of(prefetchCommand(app, key, millis, speedup)), Map.of(PrefetchAuxService.NAME, hint), null, null);
+    return ContainerLaunchContext.newInstance(
+        Map.of(),
+        Map.of(),
+        List.of(prefetchCommand(app, key, millis, speedup)),
+        Map.of(PrefetchAuxService.NAME, hint),
+        null,
+        null);
   }
 
   /**
-   * The shell command of {@link #prefetching}: reports {@code rota-prefetch: hit|miss <key>} on stdout.
-   * The NodeManager runs a command as {@code exec /bin/bash -c "<command>"} inside its launch script, so
-   * every {@code $} is escaped to reach the inner shell unexpanded.
+   * The shell command of {@link #prefetching}: reports {@code rota-prefetch: hit|miss <key>} on
+   * stdout. The NodeManager runs a command as {@code exec /bin/bash -c "<command>"} inside its
+   * launch script, so every {@code $} is escaped to reach the inner shell unexpanded.
    */
   static String prefetchCommand(String app, String key, long millis, double speedup) {
     String logDir = ApplicationConstants.LOG_DIR_EXPANSION_VAR;
     String fast = String.format(Locale.ROOT, "%.3f", millis * (1 - speedup) / 1000.0);
     String full = String.format(Locale.ROOT, "%.3f", millis / 1000.0);
-    String shell = "{ " + PrefetchHint.taskShellPrefix(app, key) + "; if [ -e $ROTA_PREFETCH.data ]; then echo rota-prefetch: hit "
-        + key + "; sleep " + fast + "; else echo rota-prefetch: miss " + key + "; sleep " + full + "; fi; }";
+    String shell =
+        "{ "
+            + PrefetchHint.taskShellPrefix(app, key)
+            + "; if [ -e $ROTA_PREFETCH.data ]; then echo rota-prefetch: hit "
+            + key
+            + "; sleep "
+            + fast
+            + "; else echo rota-prefetch: miss "
+            + key
+            + "; sleep "
+            + full
+            + "; fi; }";
     return shell.replace("$", "\\$") + " 1>" + logDir + "/stdout 2>" + logDir + "/stderr";
   }
 }

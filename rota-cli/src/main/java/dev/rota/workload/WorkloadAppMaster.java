@@ -34,22 +34,24 @@ import org.slf4j.LoggerFactory;
  * with SUCCEEDED, or FAILED as soon as a task container fails.
  *
  * <p>Input: the {@link WorkloadSpec} in the environment variable {@value WorkloadSpec#ENV}. The AM
- * finds the ResourceManager through the {@code yarn-site.xml} on its classpath and authenticates with
- * the AMRM token YARN localises for it. It heartbeats every {@value #HEARTBEAT_MS} ms.
+ * finds the ResourceManager through the {@code yarn-site.xml} on its classpath and authenticates
+ * with the AMRM token YARN localises for it. It heartbeats every {@value #HEARTBEAT_MS} ms.
  *
  * <p>Containers lost for reasons that are not the task's fault (preempted, aborted by node loss,
- * killed by the NM's container scheduler to make room) are asked for again, up to
- * {@value #MAX_TASK_ATTEMPTS} attempts per task. Resized containers ({@code onContainersUpdated})
- * are tracked with their new size. Logs one INFO line per launched and per completed container.
+ * killed by the NM's container scheduler to make room) are asked for again, up to {@value
+ * #MAX_TASK_ATTEMPTS} attempts per task. Resized containers ({@code onContainersUpdated}) are
+ * tracked with their new size. Logs one INFO line per launched and per completed container.
  *
- * <p>Eirene ({@link WorkloadSpec.Eirene}): with cloning, the AM asks for two containers per task and
- * runs a clone of a running task in each surplus container ({@link CloneBook}: one clone per task, first
- * finish wins, the other copy is stopped); with prefetch, every task container carries a prefetch hint
- * for the NodeManagers' {@code rota_prefetch} auxiliary service ({@link TaskLaunch#prefetching}).
+ * <p>Eirene ({@link WorkloadSpec.Eirene}): with cloning, the AM asks for two containers per task
+ * and runs a clone of a running task in each surplus container ({@link CloneBook}: one clone per
+ * task, first finish wins, the other copy is stopped); with prefetch, every task container carries
+ * a prefetch hint for the NodeManagers' {@code rota_prefetch} auxiliary service ({@link
+ * TaskLaunch#prefetching}).
  */
 public final class WorkloadAppMaster {
   /** AM-RM heartbeat interval in milliseconds. */
   public static final int HEARTBEAT_MS = 250;
+
   /** Attempts per task when its container is lost through no fault of its own. */
   public static final int MAX_TASK_ATTEMPTS = 3;
 
@@ -69,7 +71,8 @@ public final class WorkloadAppMaster {
   private Resource maximum;
 
   /** A task (or its clone) in a container, since {@code startMs} (allocation time). */
-  private record Running(StagePlan.Task task, Container container, long startMs, boolean isClone, long millis) {
+  private record Running(
+      StagePlan.Task task, Container container, long startMs, boolean isClone, long millis) {
     Running(StagePlan.Task task, Container container, long startMs) {
       this(task, container, startMs, false, task.millis());
     }
@@ -113,8 +116,13 @@ public final class WorkloadAppMaster {
       RegisterApplicationMasterResponse reg =
           amrm.registerApplicationMaster(InetAddress.getLocalHost().getHostName(), -1, "");
       maximum = reg.getMaximumResourceCapability();
-      LOG.info("{}: registered; {} tasks in {} stages, {} containers, queue {}", spec.jobId(),
-          spec.taskCount(), spec.stages().size(), spec.executionType(), reg.getQueue());
+      LOG.info(
+          "{}: registered; {} tasks in {} stages, {} containers, queue {}",
+          spec.jobId(),
+          spec.taskCount(),
+          spec.stages().size(),
+          spec.executionType(),
+          reg.getQueue());
       synchronized (lock) {
         enqueue(plan.start());
       }
@@ -123,8 +131,12 @@ public final class WorkloadAppMaster {
       synchronized (lock) {
         reason = failure;
       }
-      FinalApplicationStatus status = reason == null ? FinalApplicationStatus.SUCCEEDED : FinalApplicationStatus.FAILED;
-      String message = reason == null ? spec.taskCount() + " tasks in " + spec.stages().size() + " stages done" : reason;
+      FinalApplicationStatus status =
+          reason == null ? FinalApplicationStatus.SUCCEEDED : FinalApplicationStatus.FAILED;
+      String message =
+          reason == null
+              ? spec.taskCount() + " tasks in " + spec.stages().size() + " stages done"
+              : reason;
       if (spec.eirene().cloning()) {
         message += "; " + clones.clonesLaunched() + " clones, " + clones.cloneWins() + " won";
       }
@@ -144,7 +156,8 @@ public final class WorkloadAppMaster {
       amrm.addContainerRequest(ContainerAsks.forTask(spec, spec.stages().get(t.stage()), maximum));
       if (spec.eirene().cloning()) {
         // batch sampling's probe ratio 2: the surplus container may run a clone
-        amrm.addContainerRequest(ContainerAsks.forTask(spec, spec.stages().get(t.stage()), maximum));
+        amrm.addContainerRequest(
+            ContainerAsks.forTask(spec, spec.stages().get(t.stage()), maximum));
       }
     }
   }
@@ -166,11 +179,13 @@ public final class WorkloadAppMaster {
   }
 
   /**
-   * A clone's runtime: the runtime of a random task of the same job (the dissertation's PRT = random),
-   * drawn from a generator seeded by the job and the task, so that each task's clone always gets the same.
+   * A clone's runtime: the runtime of a random task of the same job (the dissertation's PRT =
+   * random), drawn from a generator seeded by the job and the task, so that each task's clone
+   * always gets the same.
    */
   public static long cloneMillis(WorkloadSpec spec, StagePlan.Task task) {
-    java.util.Random r = new java.util.Random(java.util.Objects.hash(spec.jobId(), task.stage(), task.index()));
+    java.util.Random r =
+        new java.util.Random(java.util.Objects.hash(spec.jobId(), task.stage(), task.index()));
     int pick = r.nextInt(spec.taskCount());
     for (WorkloadSpec.Stage s : spec.stages()) {
       if (pick < s.taskCount()) {
@@ -192,8 +207,10 @@ public final class WorkloadAppMaster {
       synchronized (lock) {
         for (Container c : containers) {
           long stage = c.getAllocationRequestId();
-          StagePlan.Task task = failure == null && stage >= 0 && stage < pending.size()
-              ? pending.get((int) stage).poll() : null;
+          StagePlan.Task task =
+              failure == null && stage >= 0 && stage < pending.size()
+                  ? pending.get((int) stage).poll()
+                  : null;
           boolean clone = false;
           if (task == null && failure == null && spec.eirene().cloning()) {
             task = clones.cloneCandidate((int) stage).orElse(null);
@@ -207,9 +224,10 @@ public final class WorkloadAppMaster {
             continue;
           }
           removeOneAsk(stage);
-          Running r = clone
-              ? new Running(task, c, System.currentTimeMillis(), true, cloneMillis(spec, task))
-              : new Running(task, c, System.currentTimeMillis());
+          Running r =
+              clone
+                  ? new Running(task, c, System.currentTimeMillis(), true, cloneMillis(spec, task))
+                  : new Running(task, c, System.currentTimeMillis());
           running.put(c.getId(), r);
           if (spec.eirene().cloning()) {
             clones.launched(c.getId(), task, clone);
@@ -219,13 +237,28 @@ public final class WorkloadAppMaster {
       }
       for (Running r : toLaunch) {
         Container c = r.container();
-        LOG.info("{}: launch {} on {}: {}{} sleep {} ({}, {})", spec.jobId(), c.getId(), c.getNodeId(),
-            r.isClone() ? "clone of " : "", r.task(), seconds(r.millis()), c.getExecutionType(), c.getResource());
-        nm.startContainerAsync(c, spec.eirene().prefetch()
-            ? TaskLaunch.prefetching(c.getId(), TaskLaunch.key(r.task(), r.isClone()), r.millis(),
-                spec.eirene().prefetchSpeedup())
-            : r.isClone() ? TaskLaunch.context(new StagePlan.Task(r.task().stage(), r.task().index(), r.millis()))
-            : TaskLaunch.context(r.task()));
+        LOG.info(
+            "{}: launch {} on {}: {}{} sleep {} ({}, {})",
+            spec.jobId(),
+            c.getId(),
+            c.getNodeId(),
+            r.isClone() ? "clone of " : "",
+            r.task(),
+            seconds(r.millis()),
+            c.getExecutionType(),
+            c.getResource());
+        nm.startContainerAsync(
+            c,
+            spec.eirene().prefetch()
+                ? TaskLaunch.prefetching(
+                    c.getId(),
+                    TaskLaunch.key(r.task(), r.isClone()),
+                    r.millis(),
+                    spec.eirene().prefetchSpeedup())
+                : r.isClone()
+                    ? TaskLaunch.context(
+                        new StagePlan.Task(r.task().stage(), r.task().index(), r.millis()))
+                    : TaskLaunch.context(r.task()));
       }
     }
 
@@ -252,18 +285,31 @@ public final class WorkloadAppMaster {
             continue;
           }
           int left = plan.remainingTasks() - (exit == ContainerExitStatus.SUCCESS ? 1 : 0);
-          LOG.info("{}: done {}: {} exit {} after {} ({} tasks left)", spec.jobId(), s.getContainerId(),
-              r.task(), exit, seconds(took), left);
+          LOG.info(
+              "{}: done {}: {} exit {} after {} ({} tasks left)",
+              spec.jobId(),
+              s.getContainerId(),
+              r.task(),
+              exit,
+              seconds(took),
+              left);
           if (exit == ContainerExitStatus.SUCCESS) {
             enqueue(plan.complete(r.task()));
             if (plan.isDone()) {
               finished.countDown();
             }
-          } else if (lostThroughNoFault(exit) && attempts.merge(r.task(), 1, Integer::sum) < MAX_TASK_ATTEMPTS) {
+          } else if (lostThroughNoFault(exit)
+              && attempts.merge(r.task(), 1, Integer::sum) < MAX_TASK_ATTEMPTS) {
             enqueue(List.of(r.task()));
           } else {
-            fail(r.task() + " failed in " + s.getContainerId() + " with exit status " + exit + ": "
-                + s.getDiagnostics().strip());
+            fail(
+                r.task()
+                    + " failed in "
+                    + s.getContainerId()
+                    + " with exit status "
+                    + exit
+                    + ": "
+                    + s.getDiagnostics().strip());
           }
         }
       }
@@ -271,8 +317,8 @@ public final class WorkloadAppMaster {
 
     /**
      * Cloning's view of a completion: true when it is fully handled here (a won task, a lost or
-     * stopped copy, a failed copy whose twin still runs), false when the usual failure handling applies.
-     * Holds lock.
+     * stopped copy, a failed copy whose twin still runs), false when the usual failure handling
+     * applies. Holds lock.
      */
     private boolean cloneCompleted(ContainerStatus s, Running r, long took) {
       boolean success = s.getExitStatus() == ContainerExitStatus.SUCCESS;
@@ -283,22 +329,39 @@ public final class WorkloadAppMaster {
       String copy = r.isClone() ? "clone" : "primary";
       switch (c.outcome()) {
         case PRIMARY_WON, CLONE_WON -> {
-          LOG.info("{}: done {}: {} {} won, exit 0 after {} ({} tasks left)", spec.jobId(), s.getContainerId(), r.task(),
-              copy, seconds(took), plan.remainingTasks() - 1);
-          c.stopTwin().ifPresent(twin -> {
-            Running other = running.get(twin);
-            if (other != null) {
-              LOG.info("{}: stop {}: the other copy of {} lost", spec.jobId(), twin, r.task());
-              nm.stopContainerAsync(twin, other.container().getNodeId());
-            }
-          });
+          LOG.info(
+              "{}: done {}: {} {} won, exit 0 after {} ({} tasks left)",
+              spec.jobId(),
+              s.getContainerId(),
+              r.task(),
+              copy,
+              seconds(took),
+              plan.remainingTasks() - 1);
+          c.stopTwin()
+              .ifPresent(
+                  twin -> {
+                    Running other = running.get(twin);
+                    if (other != null) {
+                      LOG.info(
+                          "{}: stop {}: the other copy of {} lost", spec.jobId(), twin, r.task());
+                      nm.stopContainerAsync(twin, other.container().getNodeId());
+                    }
+                  });
           enqueue(plan.complete(r.task()));
           if (plan.isDone()) {
             finished.countDown();
           }
         }
-        default -> LOG.info("{}: done {}: {} {} ignored ({}), exit {} after {}", spec.jobId(), s.getContainerId(),
-            r.task(), copy, c.outcome(), s.getExitStatus(), seconds(took));
+        default ->
+            LOG.info(
+                "{}: done {}: {} {} ignored ({}), exit {} after {}",
+                spec.jobId(),
+                s.getContainerId(),
+                r.task(),
+                copy,
+                c.outcome(),
+                s.getExitStatus(),
+                seconds(took));
       }
       return true;
     }
@@ -312,7 +375,13 @@ public final class WorkloadAppMaster {
           if (r != null) {
             running.put(c.getId(), new Running(r.task(), c, r.startMs(), r.isClone(), r.millis()));
           }
-          LOG.info("{}: {} {} to {} {}", spec.jobId(), u.getUpdateType(), c.getId(), c.getResource(), c.getExecutionType());
+          LOG.info(
+              "{}: {} {} to {} {}",
+              spec.jobId(),
+              u.getUpdateType(),
+              c.getId(),
+              c.getResource(),
+              c.getExecutionType());
         }
       }
     }
@@ -366,7 +435,8 @@ public final class WorkloadAppMaster {
     public void onContainerStopped(ContainerId id) {}
 
     @Override
-    @SuppressWarnings("deprecation") // abstract in NMClientAsync; onContainerResourceUpdated replaces it
+    @SuppressWarnings(
+        "deprecation") // abstract in NMClientAsync; onContainerResourceUpdated replaces it
     public void onContainerResourceIncreased(ContainerId id, Resource resource) {}
 
     @Override
@@ -376,7 +446,8 @@ public final class WorkloadAppMaster {
     public void onGetContainerStatusError(ContainerId id, Throwable t) {}
 
     @Override
-    @SuppressWarnings("deprecation") // abstract in NMClientAsync; onUpdateContainerResourceError replaces it
+    @SuppressWarnings(
+        "deprecation") // abstract in NMClientAsync; onUpdateContainerResourceError replaces it
     public void onIncreaseContainerResourceError(ContainerId id, Throwable t) {
       LOG.warn("{}: could not increase {}: {}", spec.jobId(), id, t.toString());
     }

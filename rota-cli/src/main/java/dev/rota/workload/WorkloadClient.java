@@ -20,11 +20,11 @@ import org.apache.hadoop.yarn.exceptions.YarnException;
 
 /**
  * Submits one {@link WorkloadSpec} as a YARN application whose AM is {@link WorkloadAppMaster}. The
- * spec travels in the AM's environment ({@value WorkloadSpec#ENV}); the application is named
- * {@code rota <jobId>}, has type {@value #APPLICATION_TYPE}, one attempt, and the spec's queue,
- * priority and reservation. It declares its mean task runtime in seconds as the scheduling property
- * {@value dev.rota.yarn.hybrid.JobClassifier#EXPECTED_TASK_SECONDS}, which Rota's hybrid scheduler
- * compares with its cutoff to route the job (short: OPPORTUNISTIC containers; long: GUARANTEED).
+ * spec travels in the AM's environment ({@value WorkloadSpec#ENV}); the application is named {@code
+ * rota <jobId>}, has type {@value #APPLICATION_TYPE}, one attempt, and the spec's queue, priority
+ * and reservation. It declares its mean task runtime in seconds as the scheduling property {@value
+ * dev.rota.yarn.hybrid.JobClassifier#EXPECTED_TASK_SECONDS}, which Rota's hybrid scheduler compares
+ * with its cutoff to route the job (short: OPPORTUNISTIC containers; long: GUARANTEED).
  */
 public final class WorkloadClient {
   /** The YARN application type of every workload application. */
@@ -43,27 +43,37 @@ public final class WorkloadClient {
   public ApplicationId submit(WorkloadSpec spec) throws IOException, YarnException {
     String encoded = spec.encode();
     if (encoded.length() > WorkloadSpec.MAX_ENCODED_CHARS) {
-      throw new IllegalArgumentException("workload " + spec.jobId() + " encodes to " + encoded.length()
-          + " characters, more than " + WorkloadSpec.MAX_ENCODED_CHARS + "; cap its tasks");
+      throw new IllegalArgumentException(
+          "workload "
+              + spec.jobId()
+              + " encodes to "
+              + encoded.length()
+              + " characters, more than "
+              + WorkloadSpec.MAX_ENCODED_CHARS
+              + "; cap its tasks");
     }
     YarnClientApplication app = yarn.createApplication();
     ApplicationSubmissionContext ctx = app.getApplicationSubmissionContext();
     ctx.setApplicationName("rota " + spec.jobId());
     ctx.setApplicationType(APPLICATION_TYPE);
-    ctx.setApplicationTags(Set.of("rota", "rota-job-" + spec.jobId().toLowerCase(java.util.Locale.ROOT)));
+    ctx.setApplicationTags(
+        Set.of("rota", "rota-job-" + spec.jobId().toLowerCase(java.util.Locale.ROOT)));
     ctx.setQueue(spec.queue());
     ctx.setPriority(Priority.newInstance(spec.priority()));
     if (spec.reservationId().isPresent()) {
       ctx.setReservationID(ReservationId.parseReservationId(spec.reservationId().get()));
     }
-    ctx.setApplicationSchedulingPropertiesMap(Map.of(JobClassifier.EXPECTED_TASK_SECONDS, expectedTaskSeconds(spec)));
+    ctx.setApplicationSchedulingPropertiesMap(
+        Map.of(JobClassifier.EXPECTED_TASK_SECONDS, expectedTaskSeconds(spec)));
     ctx.setMaxAppAttempts(1);
     ctx.setResource(Resource.newInstance(am.memoryMb(), am.vcores()));
     ctx.setAMContainerSpec(launchContext(encoded));
     return yarn.submitApplication(ctx);
   }
 
-  /** The spec's mean task runtime in seconds, as declared to the scheduler, e.g. {@code "2.500"}. */
+  /**
+   * The spec's mean task runtime in seconds, as declared to the scheduler, e.g. {@code "2.500"}.
+   */
   static String expectedTaskSeconds(WorkloadSpec spec) {
     long total = 0;
     for (WorkloadSpec.Stage s : spec.stages()) {
@@ -75,9 +85,12 @@ public final class WorkloadClient {
   }
 
   private ContainerLaunchContext launchContext(String encodedSpec) {
-    Map<String, String> env = Map.of(
-        ApplicationConstants.Environment.CLASSPATH.name(), String.join(File.pathSeparator, am.classpath()),
-        WorkloadSpec.ENV, encodedSpec);
+    Map<String, String> env =
+        Map.of(
+            ApplicationConstants.Environment.CLASSPATH.name(),
+            String.join(File.pathSeparator, am.classpath()),
+            WorkloadSpec.ENV,
+            encodedSpec);
     String logDir = ApplicationConstants.LOG_DIR_EXPANSION_VAR;
     List<String> cmd = new ArrayList<>();
     cmd.add(am.javaCommand());
@@ -87,6 +100,7 @@ public final class WorkloadClient {
     cmd.add(WorkloadAppMaster.class.getName());
     cmd.add("1>" + logDir + "/AppMaster.stdout");
     cmd.add("2>" + logDir + "/AppMaster.stderr");
-    return ContainerLaunchContext.newInstance(Map.of(), env, List.of(String.join(" ", cmd)), null, null, null);
+    return ContainerLaunchContext.newInstance(
+        Map.of(), env, List.of(String.join(" ", cmd)), null, null, null);
   }
 }

@@ -12,14 +12,17 @@ import java.util.regex.Pattern;
 /**
  * What one Rota workload application runs: a job's stages of {@code sleep} tasks, their container
  * size and execution type, and where the job is submitted. Immutable; it travels from the client to
- * the {@link WorkloadAppMaster} as a single line of text ({@link #encode()}, {@link #decode(String)})
- * in the environment variable {@value #ENV}.
+ * the {@link WorkloadAppMaster} as a single line of text ({@link #encode()}, {@link
+ * #decode(String)}) in the environment variable {@value #ENV}.
  *
- * <p>The encoded form is one line of {@code key=value} fields separated by {@code ';'}, starting with
- * the format tag {@value #FORMAT}. Stages are {@code stage=<index>/<memoryMb>/<vcores>/<deps>/<ms,...>}
- * where {@code deps} is {@code -} or stage indices joined by {@code +}. For example:
+ * <p>The encoded form is one line of {@code key=value} fields separated by {@code ';'}, starting
+ * with the format tag {@value #FORMAT}. Stages are {@code
+ * stage=<index>/<memoryMb>/<vcores>/<deps>/<ms,...>} where {@code deps} is {@code -} or stage
+ * indices joined by {@code +}. For example:
+ *
  * <pre>rota-workload/1;job=job-1;queue=root.default;priority=0;execution=GUARANTEED;reservation=-;
  * stage=0/1024/1/-/1500,2300;stage=1/1024/1/0/800</pre>
+ *
  * Names are restricted to {@code [A-Za-z0-9._-]}, so the line needs no quoting in a shell or an
  * environment variable.
  *
@@ -47,14 +50,15 @@ public record WorkloadSpec(
    * Eirene (dissertation chapter 4) as far as an application master can run it on YARN.
    *
    * @param cloning Scheduler-Aware Task Cloning: ask for twice as many containers as tasks (batch
-   *     sampling's probe ratio 2); a surplus container runs a clone of a running task that has none, the
-   *     first copy to finish wins and the other is stopped. A clone sleeps the runtime of a random task
-   *     of the job (the dissertation's PRT = random model).
-   * @param prefetch Coordinated Cold Data Migration, emulated: each task container carries a prefetch
-   *     hint for the NodeManager's {@code rota_prefetch} auxiliary service, and a task whose input was
-   *     migrated before it started runs {@code prefetchSpeedup} faster (needs the service on every
-   *     NodeManager)
-   * @param prefetchSpeedup TPS, the speed-up of a task reading migrated data, in [0, 1); default 0.15
+   *     sampling's probe ratio 2); a surplus container runs a clone of a running task that has
+   *     none, the first copy to finish wins and the other is stopped. A clone sleeps the runtime of
+   *     a random task of the job (the dissertation's PRT = random model).
+   * @param prefetch Coordinated Cold Data Migration, emulated: each task container carries a
+   *     prefetch hint for the NodeManager's {@code rota_prefetch} auxiliary service, and a task
+   *     whose input was migrated before it started runs {@code prefetchSpeedup} faster (needs the
+   *     service on every NodeManager)
+   * @param prefetchSpeedup TPS, the speed-up of a task reading migrated data, in [0, 1); default
+   *     0.15
    */
   public record Eirene(boolean cloning, boolean prefetch, double prefetchSpeedup) {
     /** No cloning, no prefetch. */
@@ -62,7 +66,8 @@ public record WorkloadSpec(
 
     public Eirene {
       if (!(prefetchSpeedup >= 0 && prefetchSpeedup < 1)) {
-        throw new IllegalArgumentException("prefetch speed-up must be in [0, 1), got " + prefetchSpeedup);
+        throw new IllegalArgumentException(
+            "prefetch speed-up must be in [0, 1), got " + prefetchSpeedup);
       }
     }
 
@@ -73,15 +78,22 @@ public record WorkloadSpec(
   }
 
   /** A spec without Eirene mechanisms. */
-  public WorkloadSpec(String jobId, String queue, int priority, ExecutionType executionType,
-      Optional<String> reservationId, List<Stage> stages) {
+  public WorkloadSpec(
+      String jobId,
+      String queue,
+      int priority,
+      ExecutionType executionType,
+      Optional<String> reservationId,
+      List<Stage> stages) {
     this(jobId, queue, priority, executionType, reservationId, stages, Eirene.OFF);
   }
 
   /** The environment variable that carries {@link #encode()} to the application master. */
   public static final String ENV = "ROTA_WORKLOAD_SPEC";
+
   /** Format tag and version, the first field of the encoded form. */
   public static final String FORMAT = "rota-workload/1";
+
   /**
    * Largest encoded form accepted, in characters (Linux limits one environment string to 128 KiB);
    * cap the tasks per job to stay below it.
@@ -110,7 +122,12 @@ public record WorkloadSpec(
       for (int d : s.dependsOn()) {
         if (d >= i) {
           throw new IllegalArgumentException(
-              "workload " + jobId + ": stage " + i + " may depend only on earlier stages, got " + d);
+              "workload "
+                  + jobId
+                  + ": stage "
+                  + i
+                  + " may depend only on earlier stages, got "
+                  + d);
         }
       }
     }
@@ -125,14 +142,21 @@ public record WorkloadSpec(
    * @param dependsOn indices of earlier stages that must finish before this one starts
    * @param taskMillis each task's sleep in milliseconds (at least one task, each at least 0)
    */
-  public record Stage(int index, int memoryMb, int vcores, List<Integer> dependsOn, List<Long> taskMillis) {
+  public record Stage(
+      int index, int memoryMb, int vcores, List<Integer> dependsOn, List<Long> taskMillis) {
     public Stage {
       if (index < 0) {
         throw new IllegalArgumentException("stage index must be >= 0, got " + index);
       }
       if (memoryMb < 1 || vcores < 1) {
         throw new IllegalArgumentException(
-            "stage " + index + ": container needs at least 1 MiB and 1 vcore, got " + memoryMb + " MiB, " + vcores + " vcores");
+            "stage "
+                + index
+                + ": container needs at least 1 MiB and 1 vcore, got "
+                + memoryMb
+                + " MiB, "
+                + vcores
+                + " vcores");
       }
       dependsOn = List.copyOf(dependsOn);
       for (int d : dependsOn) {
@@ -146,7 +170,8 @@ public record WorkloadSpec(
       }
       for (long ms : taskMillis) {
         if (ms < 0) {
-          throw new IllegalArgumentException("stage " + index + ": negative task duration " + ms + " ms");
+          throw new IllegalArgumentException(
+              "stage " + index + ": negative task duration " + ms + " ms");
         }
       }
     }
@@ -157,8 +182,14 @@ public record WorkloadSpec(
   }
 
   /** A single-stage, GUARANTEED, priority-0 spec in {@code queue} with no reservation. */
-  public static WorkloadSpec simple(String jobId, String queue, int memoryMb, int vcores, List<Long> taskMillis) {
-    return new WorkloadSpec(jobId, queue, 0, ExecutionType.GUARANTEED, Optional.empty(),
+  public static WorkloadSpec simple(
+      String jobId, String queue, int memoryMb, int vcores, List<Long> taskMillis) {
+    return new WorkloadSpec(
+        jobId,
+        queue,
+        0,
+        ExecutionType.GUARANTEED,
+        Optional.empty(),
         List.of(new Stage(0, memoryMb, vcores, List.of(), taskMillis)));
   }
 
@@ -178,7 +209,8 @@ public record WorkloadSpec(
 
   /** This spec running in {@code reservation}. */
   public WorkloadSpec withReservation(String reservation) {
-    return new WorkloadSpec(jobId, queue, priority, executionType, Optional.of(reservation), stages, eirene);
+    return new WorkloadSpec(
+        jobId, queue, priority, executionType, Optional.of(reservation), stages, eirene);
   }
 
   /** This spec with Eirene's mechanisms {@code e}. */
@@ -205,7 +237,13 @@ public record WorkloadSpec(
       sb.append(";eirene=").append(String.join(",", parts));
     }
     for (Stage s : stages) {
-      sb.append(";stage=").append(s.index()).append('/').append(s.memoryMb()).append('/').append(s.vcores()).append('/');
+      sb.append(";stage=")
+          .append(s.index())
+          .append('/')
+          .append(s.memoryMb())
+          .append('/')
+          .append(s.vcores())
+          .append('/');
       if (s.dependsOn().isEmpty()) {
         sb.append('-');
       } else {
@@ -236,7 +274,8 @@ public record WorkloadSpec(
       String f = fields[i];
       int eq = f.indexOf('=');
       if (eq <= 0) {
-        throw new IllegalArgumentException("workload spec field " + i + " is not key=value: '" + abbreviate(f) + "'");
+        throw new IllegalArgumentException(
+            "workload spec field " + i + " is not key=value: '" + abbreviate(f) + "'");
       }
       String key = f.substring(0, eq);
       String value = f.substring(eq + 1);
@@ -257,7 +296,8 @@ public record WorkloadSpec(
           stages,
           kv.containsKey("eirene") ? decodeEirene(kv.get("eirene")) : Eirene.OFF);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("workload spec: priority is not an integer: " + kv.get("priority"), e);
+      throw new IllegalArgumentException(
+          "workload spec: priority is not an integer: " + kv.get("priority"), e);
     }
   }
 
@@ -273,10 +313,12 @@ public record WorkloadSpec(
         try {
           speedup = Double.parseDouble(part.substring("prefetch:".length()));
         } catch (NumberFormatException e) {
-          throw new IllegalArgumentException("workload spec eirene prefetch speed-up is not a number: '" + part + "'", e);
+          throw new IllegalArgumentException(
+              "workload spec eirene prefetch speed-up is not a number: '" + part + "'", e);
         }
       } else {
-        throw new IllegalArgumentException("workload spec eirene field has an unknown part '" + abbreviate(part) + "'");
+        throw new IllegalArgumentException(
+            "workload spec eirene field has an unknown part '" + abbreviate(part) + "'");
       }
     }
     return new Eirene(clone, prefetch, speedup);
@@ -286,7 +328,9 @@ public record WorkloadSpec(
     String[] p = value.split("/", -1);
     if (p.length != 5) {
       throw new IllegalArgumentException(
-          "workload spec stage must be index/memoryMb/vcores/deps/ms,..., got '" + abbreviate(value) + "'");
+          "workload spec stage must be index/memoryMb/vcores/deps/ms,..., got '"
+              + abbreviate(value)
+              + "'");
     }
     try {
       List<Integer> deps = new ArrayList<>();
@@ -299,9 +343,11 @@ public record WorkloadSpec(
       for (String t : p[4].split(",")) {
         ms.add(Long.parseLong(t));
       }
-      return new Stage(Integer.parseInt(p[0]), Integer.parseInt(p[1]), Integer.parseInt(p[2]), deps, ms);
+      return new Stage(
+          Integer.parseInt(p[0]), Integer.parseInt(p[1]), Integer.parseInt(p[2]), deps, ms);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("workload spec stage has a non-integer field: '" + abbreviate(value) + "'", e);
+      throw new IllegalArgumentException(
+          "workload spec stage has a non-integer field: '" + abbreviate(value) + "'", e);
     }
   }
 

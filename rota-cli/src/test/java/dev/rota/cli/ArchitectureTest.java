@@ -21,29 +21,41 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The suite's package graph, read from the compiled main classes of every module the CLI sees (core,
- * rules, plugin, experiments, CLI): no package cycle anywhere, the layering rules of
- * docs/architecture.md, and {@code docs/packages.md} is the diagram generated from it. After a change
- * of dependencies regenerate the diagram with {@code mvn -pl rota-cli -am test -Dtest=ArchitectureTest
- * -Drota.packages.write=true -Dsurefire.failIfNoSpecifiedTests=false}.
+ * The suite's package graph, read from the compiled main classes of every module the CLI sees
+ * (core, rules, plugin, experiments, CLI): no package cycle anywhere, the layering rules of
+ * docs/architecture.md, and {@code docs/packages.md} is the diagram generated from it. After a
+ * change of dependencies regenerate the diagram with {@code mvn -pl rota-cli -am test
+ * -Dtest=ArchitectureTest -Drota.packages.write=true -Dsurefire.failIfNoSpecifiedTests=false}.
  */
 class ArchitectureTest {
-  private static final Path DOC = Path.of(System.getProperty("rota.root.dir", ".."), "docs", "packages.md");
+  private static final Path DOC =
+      Path.of(System.getProperty("rota.root.dir", ".."), "docs", "packages.md");
   private static final String[] ROOTS = {
-    "dev.rota.core", "dev.rota.rules", "dev.rota.yarn", "dev.rota.experiments", "dev.rota.cli", "dev.rota.workload"
+    "dev.rota.core",
+    "dev.rota.rules",
+    "dev.rota.yarn",
+    "dev.rota.experiments",
+    "dev.rota.cli",
+    "dev.rota.workload"
   };
   private static JavaClasses classes;
 
   @BeforeAll
   static void importClasses() {
-    // the drop-in jar on this class path also holds relocated libraries (dev.rota.shaded.*): not ours
-    classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages(ROOTS);
+    // the drop-in jar on this class path also holds relocated libraries (dev.rota.shaded.*): not
+    // ours
+    classes =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages(ROOTS);
   }
 
   @Test
   void theImportSeesEveryModule() {
     for (String root : ROOTS) {
-      assertTrue(classes.stream().anyMatch(c -> c.getPackageName().startsWith(root)), root + " not on the class path");
+      assertTrue(
+          classes.stream().anyMatch(c -> c.getPackageName().startsWith(root)),
+          root + " not on the class path");
     }
   }
 
@@ -54,25 +66,43 @@ class ArchitectureTest {
 
   @Test
   void coreUsesNoHadoopNoDroolsAndNoUpperModule() {
-    noClasses().that().resideInAPackage("dev.rota.core..")
-        .should().dependOnClassesThat().resideInAnyPackage("org.apache.hadoop..", "org.kie..", "org.drools..",
-            "dev.rota.rules..", "dev.rota.yarn..", "dev.rota.experiments..", "dev.rota.cli..")
+    noClasses()
+        .that()
+        .resideInAPackage("dev.rota.core..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "org.apache.hadoop..",
+            "org.kie..",
+            "org.drools..",
+            "dev.rota.rules..",
+            "dev.rota.yarn..",
+            "dev.rota.experiments..",
+            "dev.rota.cli..")
         .check(classes);
   }
 
   @Test
   void coreReachesNoClassByName() {
-    noClasses().that().resideInAPackage("dev.rota.core..")
-        .should().callMethod(Class.class, "forName", String.class)
-        .orShould().callMethod(Class.class, "forName", String.class, boolean.class, ClassLoader.class)
+    noClasses()
+        .that()
+        .resideInAPackage("dev.rota.core..")
+        .should()
+        .callMethod(Class.class, "forName", String.class)
+        .orShould()
+        .callMethod(Class.class, "forName", String.class, boolean.class, ClassLoader.class)
         .because("core must not reach an upper module by reflection")
         .check(classes);
   }
 
   @Test
   void theDropInJarNeedsNeitherExperimentsNorTheCli() {
-    noClasses().that().resideInAnyPackage("dev.rota.yarn..", "dev.rota.rules..")
-        .should().dependOnClassesThat().resideInAnyPackage("dev.rota.experiments..", "dev.rota.cli..", "dev.rota.workload..")
+    noClasses()
+        .that()
+        .resideInAnyPackage("dev.rota.yarn..", "dev.rota.rules..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("dev.rota.experiments..", "dev.rota.cli..", "dev.rota.workload..")
         .check(classes);
   }
 
@@ -83,11 +113,17 @@ class ArchitectureTest {
       Files.writeString(DOC, generated, StandardCharsets.UTF_8);
     }
     String onDisk = Files.exists(DOC) ? Files.readString(DOC, StandardCharsets.UTF_8) : "";
-    assertEquals(generated, onDisk, DOC + " is out of date with the code; regenerate it with -Drota.packages.write=true"
-        + " (see this test's javadoc)");
+    assertEquals(
+        generated,
+        onDisk,
+        DOC
+            + " is out of date with the code; regenerate it with -Drota.packages.write=true"
+            + " (see this test's javadoc)");
   }
 
-  /** Mermaid flowchart: one node per package, one edge per package dependency, grouped by module. */
+  /**
+   * Mermaid flowchart: one node per package, one edge per package dependency, grouped by module.
+   */
   static String diagram(JavaClasses classes) {
     Map<String, TreeSet<String>> edges = new TreeMap<>();
     Map<String, TreeSet<String>> modules = new TreeMap<>();
@@ -104,22 +140,30 @@ class ArchitectureTest {
     }
     StringBuilder s = new StringBuilder();
     s.append("# Package dependencies\n\n")
-        .append("Generated from the compiled classes by `ArchitectureTest` (rota-cli); do not edit by hand.\n")
-        .append("An arrow `a --> b` means a class in `a` uses a class in `b`. The same test fails the build on\n")
+        .append(
+            "Generated from the compiled classes by `ArchitectureTest` (rota-cli); do not edit by hand.\n")
+        .append(
+            "An arrow `a --> b` means a class in `a` uses a class in `b`. The same test fails the build on\n")
         .append("any package cycle.\n\n")
         .append("```mermaid\nflowchart LR\n");
-    modules.forEach((module, packages) -> {
-      s.append("  subgraph ").append(module.replace('-', '_')).append("[\"").append(module).append("\"]\n");
-      for (String p : packages) {
-        s.append("    ").append(id(p)).append("[\"").append(shortName(p)).append("\"]\n");
-      }
-      s.append("  end\n");
-    });
-    edges.forEach((from, tos) -> {
-      for (String to : tos) {
-        s.append("  ").append(id(from)).append(" --> ").append(id(to)).append('\n');
-      }
-    });
+    modules.forEach(
+        (module, packages) -> {
+          s.append("  subgraph ")
+              .append(module.replace('-', '_'))
+              .append("[\"")
+              .append(module)
+              .append("\"]\n");
+          for (String p : packages) {
+            s.append("    ").append(id(p)).append("[\"").append(shortName(p)).append("\"]\n");
+          }
+          s.append("  end\n");
+        });
+    edges.forEach(
+        (from, tos) -> {
+          for (String to : tos) {
+            s.append("  ").append(id(from)).append(" --> ").append(id(to)).append('\n');
+          }
+        });
     s.append("```\n");
     return s.toString();
   }

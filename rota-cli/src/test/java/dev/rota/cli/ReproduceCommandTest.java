@@ -14,12 +14,20 @@ class ReproduceCommandTest {
 
   @Test
   void quickBaselinesWritesRowsWithPaperRotaAndBaseline() throws Exception {
-    int rc = RotaCli.commandLine().execute("reproduce", "baselines", "--quick", "--out", out.toString());
+    int rc =
+        RotaCli.commandLine().execute("reproduce", "baselines", "--quick", "--out", out.toString());
     assertEquals(0, rc);
     String json = Files.readString(out.resolve("baselines.json"));
     assertTrue(json.startsWith("{\n  \"experiment\": \"baselines\",\n  \"rows\": ["), json);
-    for (String key : new String[] {"\"case\": \"YH1_sub.tr 3700 workers\"", "\"metric\": \"short_p50_s\"",
-        "\"paper\": null", "\"rota\":", "\"baseline\":", "\"baseline_name\": \"fifo\""}) {
+    for (String key :
+        new String[] {
+          "\"case\": \"YH1_sub.tr 3700 workers\"",
+          "\"metric\": \"short_p50_s\"",
+          "\"paper\": null",
+          "\"rota\":",
+          "\"baseline\":",
+          "\"baseline_name\": \"fifo\""
+        }) {
       assertTrue(json.contains(key), key + " missing");
     }
   }
@@ -30,6 +38,7 @@ class ReproduceCommandTest {
     var cl = RotaCli.commandLine();
     cl.setErr(new java.io.PrintWriter(err));
     assertEquals(2, cl.execute("reproduce", "nope", "--out", out.toString()));
-    assertTrue(err.toString().contains("unknown experiment 'nope'; known: baselines"), err.toString());
+    assertTrue(
+        err.toString().contains("unknown experiment 'nope'; known: baselines"), err.toString());
   }
 }

@@ -8,27 +8,53 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code rota reproduce rayon-planner --quick} end to end: Hadoop's planners beside Rota's agents. */
+/**
+ * {@code rota reproduce rayon-planner --quick} end to end: Hadoop's planners beside Rota's agents.
+ */
 class ReproduceRayonPlannerTest {
   @TempDir Path out;
 
   @Test
   void quickRunWritesEveryPlannerMetricWithHadoopsBestAsTheBaseline() throws Exception {
-    int rc = RotaCli.commandLine().execute("reproduce", "rayon-planner", "--quick", "--out", out.toString());
+    int rc =
+        RotaCli.commandLine()
+            .execute("reproduce", "rayon-planner", "--quick", "--out", out.toString());
 
     assertEquals(0, rc);
     String json = Files.readString(out.resolve("rayon-planner.json"));
-    for (String key : new String[] {"\"experiment\": \"rayon-planner\"", "\"metric\": \"acceptance\"",
-        "\"metric\": \"preemption\"", "\"metric\": \"uniformity\"", "\"metric\": \"ms_per_reservation\"",
-        "\"metric\": \"milp_acceptance_gain_pct\"", "\"paper\": 30", "30 jobs 120 nodes tight",
-        "30 atomic jobs 120 nodes normal", "30 atomic jobs 120 nodes tight"}) {
+    for (String key :
+        new String[] {
+          "\"experiment\": \"rayon-planner\"",
+          "\"metric\": \"acceptance\"",
+          "\"metric\": \"preemption\"",
+          "\"metric\": \"uniformity\"",
+          "\"metric\": \"ms_per_reservation\"",
+          "\"metric\": \"milp_acceptance_gain_pct\"",
+          "\"paper\": 30",
+          "30 jobs 120 nodes tight",
+          "30 atomic jobs 120 nodes normal",
+          "30 atomic jobs 120 nodes tight"
+        }) {
       assertTrue(json.contains(key), key + " missing from " + json);
     }
-    assertTrue(json.contains("\"baseline_name\": \"hadoop-aligned\"") || json.contains("\"baseline_name\": \"hadoop-greedy\""),
+    assertTrue(
+        json.contains("\"baseline_name\": \"hadoop-aligned\"")
+            || json.contains("\"baseline_name\": \"hadoop-greedy\""),
         json);
     String agents = Files.readString(out.resolve("rayon-planner/agents.txt"));
-    for (String a : new String[] {"hadoop-greedy", "hadoop-aligned", "GREE", "GREE-L", "portfolio", "MILP",
-        "portfolio-milp", "MILP offline", "GREE-L/load", "min-cost"}) {
+    for (String a :
+        new String[] {
+          "hadoop-greedy",
+          "hadoop-aligned",
+          "GREE",
+          "GREE-L",
+          "portfolio",
+          "MILP",
+          "portfolio-milp",
+          "MILP offline",
+          "GREE-L/load",
+          "min-cost"
+        }) {
       assertTrue(agents.contains(a), a + " missing from " + agents);
     }
   }

@@ -11,20 +11,47 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The simulate command end to end on a real trace: outputs exist and hold the documented fields. */
+/**
+ * The simulate command end to end on a real trace: outputs exist and hold the documented fields.
+ */
 class SimulateCommandTest {
   @TempDir Path out;
 
   @Test
   void writesSummaryJobsAndReportForTheYahooSubtrace() throws Exception {
-    int rc = RotaCli.commandLine().execute("simulate", "--trace",
-        SharedData.trace("eagle/YH1_sub.tr").toString(), "--workers", "3700", "--scheduler", "fifo",
-        "--cutoff", "90.5811", "--out", out.toString(), "--no-progress");
+    int rc =
+        RotaCli.commandLine()
+            .execute(
+                "simulate",
+                "--trace",
+                SharedData.trace("eagle/YH1_sub.tr").toString(),
+                "--workers",
+                "3700",
+                "--scheduler",
+                "fifo",
+                "--cutoff",
+                "90.5811",
+                "--out",
+                out.toString(),
+                "--no-progress");
     assertEquals(0, rc);
     String summary = Files.readString(out.resolve("summary.json"));
-    for (String key : new String[] {"\"scheduler\": \"fifo\"", "\"jobs\": 2910", "\"tasks\": 122878", "\"events\"",
-        "\"wall_seconds\"", "\"utilization\"", "\"short\"", "\"long\"", "\"all\"", "\"p50\"", "\"p75\"", "\"p90\"",
-        "\"p99\""}) {
+    for (String key :
+        new String[] {
+          "\"scheduler\": \"fifo\"",
+          "\"jobs\": 2910",
+          "\"tasks\": 122878",
+          "\"events\"",
+          "\"wall_seconds\"",
+          "\"utilization\"",
+          "\"short\"",
+          "\"long\"",
+          "\"all\"",
+          "\"p50\"",
+          "\"p75\"",
+          "\"p90\"",
+          "\"p99\""
+        }) {
       assertTrue(summary.contains(key), key + " missing from " + summary);
     }
     assertEquals(2911, Files.readAllLines(out.resolve("jobs.csv")).size());
@@ -35,10 +62,24 @@ class SimulateCommandTest {
   void sameSeedGivesIdenticalJobsCsv() throws Exception {
     String trace = SharedData.trace("eagle/YH1_sub.tr").toString();
     for (String run : new String[] {"a", "b"}) {
-      assertEquals(0, RotaCli.commandLine().execute("simulate", "--trace", trace, "--workers", "4600",
-          "--scheduler", "capacity", "--out", out.resolve(run).toString(), "--no-report", "--no-progress"));
+      assertEquals(
+          0,
+          RotaCli.commandLine()
+              .execute(
+                  "simulate",
+                  "--trace",
+                  trace,
+                  "--workers",
+                  "4600",
+                  "--scheduler",
+                  "capacity",
+                  "--out",
+                  out.resolve(run).toString(),
+                  "--no-report",
+                  "--no-progress"));
     }
-    assertEquals(Files.readString(out.resolve("a/jobs.csv")), Files.readString(out.resolve("b/jobs.csv")));
+    assertEquals(
+        Files.readString(out.resolve("a/jobs.csv")), Files.readString(out.resolve("b/jobs.csv")));
   }
 
   @Test
@@ -48,9 +89,13 @@ class SimulateCommandTest {
     StringWriter err = new StringWriter();
     var cl = RotaCli.commandLine();
     cl.setErr(new PrintWriter(err));
-    int rc = cl.execute("simulate", "--trace", bad.toString(), "--workers", "2", "--out", out.toString());
+    int rc =
+        cl.execute(
+            "simulate", "--trace", bad.toString(), "--workers", "2", "--out", out.toString());
     assertEquals(2, rc);
-    assertTrue(err.toString().contains(bad + ":2: num_tasks is 2 but 1 task durations follow"), err.toString());
+    assertTrue(
+        err.toString().contains(bad + ":2: num_tasks is 2 but 1 task durations follow"),
+        err.toString());
     assertTrue(!err.toString().contains("\tat "), "no stack trace expected: " + err);
   }
 
@@ -59,9 +104,20 @@ class SimulateCommandTest {
     StringWriter err = new StringWriter();
     var cl = RotaCli.commandLine();
     cl.setErr(new PrintWriter(err));
-    int rc = cl.execute("simulate", "--synthetic", "100", "--workers", "2", "--scheduler", "nope",
-        "--out", out.toString());
+    int rc =
+        cl.execute(
+            "simulate",
+            "--synthetic",
+            "100",
+            "--workers",
+            "2",
+            "--scheduler",
+            "nope",
+            "--out",
+            out.toString());
     assertEquals(2, rc);
-    assertTrue(err.toString().contains("unknown scheduler 'nope'") && err.toString().contains("fifo"), err.toString());
+    assertTrue(
+        err.toString().contains("unknown scheduler 'nope'") && err.toString().contains("fifo"),
+        err.toString());
   }
 }

@@ -11,7 +11,8 @@ import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.junit.jupiter.api.Test;
 
 class CloneBookTest {
-  private static final ApplicationAttemptId ATTEMPT = ApplicationAttemptId.newInstance(ApplicationId.newInstance(1, 1), 1);
+  private static final ApplicationAttemptId ATTEMPT =
+      ApplicationAttemptId.newInstance(ApplicationId.newInstance(1, 1), 1);
   private static final StagePlan.Task T0 = new StagePlan.Task(0, 0, 1000);
   private static final StagePlan.Task T1 = new StagePlan.Task(0, 1, 9000);
 
@@ -38,7 +39,8 @@ class CloneBookTest {
     assertEquals(CloneBook.Outcome.LOST, book.completed(c(3), false).outcome());
 
     assertEquals(CloneBook.Outcome.PRIMARY_WON, book.completed(c(2), true).outcome());
-    assertEquals(CloneBook.Outcome.LOST, book.completed(c(4), true).outcome(), "a late success is ignored");
+    assertEquals(
+        CloneBook.Outcome.LOST, book.completed(c(4), true).outcome(), "a late success is ignored");
     assertEquals(2, book.clonesLaunched());
     assertEquals(1, book.cloneWins());
     assertNull(book.completed(c(99), true), "unknown containers are not the book's");
@@ -52,6 +54,8 @@ class CloneBookTest {
 
     assertEquals(CloneBook.Outcome.FAILED_TWIN_RUNS, book.completed(c(2), false).outcome());
     assertEquals(CloneBook.Outcome.FAILED, book.completed(c(3), false).outcome());
-    assertTrue(book.cloneCandidate(0).isEmpty(), "a task is cloned at most once, even after its copies fail");
+    assertTrue(
+        book.cloneCandidate(0).isEmpty(),
+        "a task is cloned at most once, even after its copies fail");
   }
 }

@@ -14,7 +14,8 @@ import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
 import org.junit.jupiter.api.Test;
 
 class EireneLaunchTest {
-  private static final WorkloadSpec SPEC = WorkloadSpec.simple("job-9", "root.default", 512, 1, List.of(1000L, 2000L, 9000L));
+  private static final WorkloadSpec SPEC =
+      WorkloadSpec.simple("job-9", "root.default", 512, 1, List.of(1000L, 2000L, 9000L));
 
   @Test
   void eireneOptionsSurviveTheEncodingAndAreAbsentWhenOff() {
@@ -23,7 +24,9 @@ class EireneLaunchTest {
     assertEquals(on, WorkloadSpec.decode(on.encode()));
     assertTrue(!SPEC.encode().contains("eirene"), "specs without Eirene encode as before");
     assertEquals(WorkloadSpec.Eirene.OFF, WorkloadSpec.decode(SPEC.encode()).eirene());
-    assertThrows(IllegalArgumentException.class, () -> WorkloadSpec.decode(SPEC.encode().replace(";stage", ";eirene=fast;stage")));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> WorkloadSpec.decode(SPEC.encode().replace(";stage", ";eirene=fast;stage")));
   }
 
   @Test
@@ -36,33 +39,48 @@ class EireneLaunchTest {
 
   @Test
   void aPrefetchingContainerCarriesItsHintAndRunsFasterOnAHit() {
-    ContainerId id = ContainerId.newContainerId(ApplicationAttemptId.newInstance(ApplicationId.newInstance(7, 3), 1), 5);
+    ContainerId id =
+        ContainerId.newContainerId(
+            ApplicationAttemptId.newInstance(ApplicationId.newInstance(7, 3), 1), 5);
     ContainerLaunchContext ctx = TaskLaunch.prefetching(id, "s0-t1", 2000, 0.15);
 
     PrefetchHint hint = PrefetchHint.decode(ctx.getServiceData().get(PrefetchAuxService.NAME));
     assertEquals(new PrefetchHint(id.toString(), "application_7_0003", "s0-t1"), hint);
     String cmd = ctx.getCommands().get(0);
     assertTrue(cmd.contains("sleep 1.700; else") && cmd.contains("sleep 2.000; fi"), cmd);
-    assertTrue(!cmd.contains("\"") && !cmd.matches(".*[^\\\\]\\$.*"), "every $ escaped, no double quotes: " + cmd);
+    assertTrue(
+        !cmd.contains("\"") && !cmd.matches(".*[^\\\\]\\$.*"),
+        "every $ escaped, no double quotes: " + cmd);
     assertEquals("s0-t1-clone", TaskLaunch.key(new StagePlan.Task(0, 1, 5), true));
   }
 
   /** Run exactly as a NodeManager launch script does: {@code exec /bin/bash -c "<command>"}. */
   @Test
-  void theCommandFindsPrefetchedDataWhenRunTheWayTheNodeManagerRunsIt(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
-      throws Exception {
+  void theCommandFindsPrefetchedDataWhenRunTheWayTheNodeManagerRunsIt(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
     java.nio.file.Path logs = java.nio.file.Files.createDirectories(dir.resolve("logs"));
     java.nio.file.Path data = dir.resolve("nm-local/rota-prefetch/application_7_0003/s0-t1.data");
     java.nio.file.Files.createDirectories(data.getParent());
     java.nio.file.Files.writeString(data, "x");
-    String cmd = TaskLaunch.prefetchCommand("application_7_0003", "s0-t1", 10, 0.15).replace("<LOG_DIR>", logs.toString());
-    java.nio.file.Path script = java.nio.file.Files.writeString(dir.resolve("launch_container.sh"),
-        "export LOCAL_DIRS=" + dir + "/nm-local/usercache/u/appcache/application_7_0003\nexec /bin/bash -c \"" + cmd + "\"\n");
+    String cmd =
+        TaskLaunch.prefetchCommand("application_7_0003", "s0-t1", 10, 0.15)
+            .replace("<LOG_DIR>", logs.toString());
+    java.nio.file.Path script =
+        java.nio.file.Files.writeString(
+            dir.resolve("launch_container.sh"),
+            "export LOCAL_DIRS="
+                + dir
+                + "/nm-local/usercache/u/appcache/application_7_0003\nexec /bin/bash -c \""
+                + cmd
+                + "\"\n");
     Process p = new ProcessBuilder("bash", script.toString()).start();
     assertTrue(p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS));
     assertEquals(0, p.exitValue(), new String(p.getErrorStream().readAllBytes()));
-    assertEquals("rota-prefetch: hit s0-t1", java.nio.file.Files.readString(logs.resolve("stdout")).strip());
-    assertTrue(java.nio.file.Files.exists(dir.resolve("nm-local/rota-prefetch/application_7_0003/s0-t1.started")));
+    assertEquals(
+        "rota-prefetch: hit s0-t1", java.nio.file.Files.readString(logs.resolve("stdout")).strip());
+    assertTrue(
+        java.nio.file.Files.exists(
+            dir.resolve("nm-local/rota-prefetch/application_7_0003/s0-t1.started")));
   }
 
   @Test

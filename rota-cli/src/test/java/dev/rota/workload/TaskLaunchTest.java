@@ -17,9 +17,11 @@ class TaskLaunchTest {
 
   @Test
   void asksCarryTheStageAndExecutionTypeAndAreClampedToTheMaximum() {
-    WorkloadSpec spec = WorkloadSpec.simple("job-1", "root.default", 4096, 2, List.of(1L))
-        .withExecutionType(dev.rota.core.model.ExecutionType.OPPORTUNISTIC);
-    ContainerRequest ask = ContainerAsks.forTask(spec, spec.stages().get(0), Resource.newInstance(2048, 8));
+    WorkloadSpec spec =
+        WorkloadSpec.simple("job-1", "root.default", 4096, 2, List.of(1L))
+            .withExecutionType(dev.rota.core.model.ExecutionType.OPPORTUNISTIC);
+    ContainerRequest ask =
+        ContainerAsks.forTask(spec, spec.stages().get(0), Resource.newInstance(2048, 8));
     assertEquals(Resource.newInstance(2048, 2), ask.getCapability());
     assertEquals(0, ask.getAllocationRequestId());
     assertEquals(0, ask.getPriority().getPriority());

@@ -12,7 +12,11 @@ import org.junit.jupiter.api.Test;
 
 class WorkloadSpecTest {
   private static WorkloadSpec twoStage() {
-    return new WorkloadSpec("job-7", "root.prod", 3, ExecutionType.OPPORTUNISTIC,
+    return new WorkloadSpec(
+        "job-7",
+        "root.prod",
+        3,
+        ExecutionType.OPPORTUNISTIC,
         Optional.of("reservation_1700000000000_0001"),
         List.of(
             new WorkloadSpec.Stage(0, 1024, 1, List.of(), List.of(1500L, 2300L, 0L)),
@@ -25,14 +29,17 @@ class WorkloadSpecTest {
     WorkloadSpec spec = twoStage();
     String text = spec.encode();
     assertEquals(spec, WorkloadSpec.decode(text));
-    assertEquals("rota-workload/1;job=job-7;queue=root.prod;priority=3;execution=OPPORTUNISTIC;"
-        + "reservation=reservation_1700000000000_0001;stage=0/1024/1/-/1500,2300,0;stage=1/2048/2/0/800;"
-        + "stage=2/512/1/0+1/100,200", text);
+    assertEquals(
+        "rota-workload/1;job=job-7;queue=root.prod;priority=3;execution=OPPORTUNISTIC;"
+            + "reservation=reservation_1700000000000_0001;stage=0/1024/1/-/1500,2300,0;stage=1/2048/2/0/800;"
+            + "stage=2/512/1/0+1/100,200",
+        text);
   }
 
   @Test
   void roundTripWithoutReservation() {
-    WorkloadSpec spec = WorkloadSpec.simple("job-1", "root.default", 1024, 1, List.of(1000L, 2000L));
+    WorkloadSpec spec =
+        WorkloadSpec.simple("job-1", "root.default", 1024, 1, List.of(1000L, 2000L));
     WorkloadSpec back = WorkloadSpec.decode(spec.encode());
     assertEquals(spec, back);
     assertEquals(Optional.empty(), back.reservationId());
@@ -50,7 +57,8 @@ class WorkloadSpecTest {
   @Test
   void withersChangeOnlyTheirField() {
     WorkloadSpec spec = WorkloadSpec.simple("job-1", "root.default", 1024, 1, List.of(1000L));
-    WorkloadSpec opp = spec.withExecutionType(ExecutionType.OPPORTUNISTIC).withReservation("reservation_1_0002");
+    WorkloadSpec opp =
+        spec.withExecutionType(ExecutionType.OPPORTUNISTIC).withReservation("reservation_1_0002");
     assertEquals(ExecutionType.OPPORTUNISTIC, opp.executionType());
     assertEquals(Optional.of("reservation_1_0002"), opp.reservationId());
     assertEquals(spec.stages(), opp.stages());
@@ -58,32 +66,68 @@ class WorkloadSpecTest {
 
   @Test
   void decodeNamesWhatIsWrong() {
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> WorkloadSpec.decode(null))
-        .getMessage().contains(WorkloadSpec.ENV));
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> WorkloadSpec.decode("rota-workload/9;job=x"))
-        .getMessage().contains("must start with"));
-    String noQueue = "rota-workload/1;job=j;priority=0;execution=GUARANTEED;reservation=-;stage=0/1/1/-/5";
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> WorkloadSpec.decode(noQueue))
-        .getMessage().contains("'queue'"));
-    String badStage = "rota-workload/1;job=j;queue=q;priority=0;execution=GUARANTEED;reservation=-;stage=0/1/1/5";
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> WorkloadSpec.decode(badStage))
-        .getMessage().contains("stage must be"));
-    String badNumber = "rota-workload/1;job=j;queue=q;priority=0;execution=GUARANTEED;reservation=-;stage=0/1/1/-/x";
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> WorkloadSpec.decode(badNumber))
-        .getMessage().contains("non-integer"));
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> WorkloadSpec.decode(null))
+            .getMessage()
+            .contains(WorkloadSpec.ENV));
+    assertTrue(
+        assertThrows(
+                IllegalArgumentException.class, () -> WorkloadSpec.decode("rota-workload/9;job=x"))
+            .getMessage()
+            .contains("must start with"));
+    String noQueue =
+        "rota-workload/1;job=j;priority=0;execution=GUARANTEED;reservation=-;stage=0/1/1/-/5";
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> WorkloadSpec.decode(noQueue))
+            .getMessage()
+            .contains("'queue'"));
+    String badStage =
+        "rota-workload/1;job=j;queue=q;priority=0;execution=GUARANTEED;reservation=-;stage=0/1/1/5";
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> WorkloadSpec.decode(badStage))
+            .getMessage()
+            .contains("stage must be"));
+    String badNumber =
+        "rota-workload/1;job=j;queue=q;priority=0;execution=GUARANTEED;reservation=-;stage=0/1/1/-/x";
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> WorkloadSpec.decode(badNumber))
+            .getMessage()
+            .contains("non-integer"));
   }
 
   @Test
   void rejectsUnsafeNamesAndForwardDependencies() {
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> WorkloadSpec.simple("job 1", "root.default", 1024, 1, List.of(1L)));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> WorkloadSpec.simple("job-1", "root;default", 1024, 1, List.of(1L)));
-    assertThrows(IllegalArgumentException.class, () -> new WorkloadSpec("j", "q", 0, ExecutionType.GUARANTEED,
-        Optional.empty(), List.of(new WorkloadSpec.Stage(0, 1, 1, List.of(0), List.of(1L)))));
-    assertThrows(IllegalArgumentException.class, () -> new WorkloadSpec("j", "q", 0, ExecutionType.GUARANTEED,
-        Optional.empty(), List.of(new WorkloadSpec.Stage(1, 1, 1, List.of(), List.of(1L)))));
-    assertThrows(IllegalArgumentException.class, () -> new WorkloadSpec.Stage(0, 1, 1, List.of(), List.of()));
-    assertThrows(IllegalArgumentException.class, () -> new WorkloadSpec.Stage(0, 0, 1, List.of(), List.of(1L)));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            new WorkloadSpec(
+                "j",
+                "q",
+                0,
+                ExecutionType.GUARANTEED,
+                Optional.empty(),
+                List.of(new WorkloadSpec.Stage(0, 1, 1, List.of(0), List.of(1L)))));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            new WorkloadSpec(
+                "j",
+                "q",
+                0,
+                ExecutionType.GUARANTEED,
+                Optional.empty(),
+                List.of(new WorkloadSpec.Stage(1, 1, 1, List.of(), List.of(1L)))));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new WorkloadSpec.Stage(0, 1, 1, List.of(), List.of()));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new WorkloadSpec.Stage(0, 0, 1, List.of(), List.of(1L)));
   }
 }

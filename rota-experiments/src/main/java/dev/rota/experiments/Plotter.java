@@ -12,7 +12,8 @@ public interface Plotter {
   record Line(String name, double[] x, double[] y) {
     public Line {
       if (x.length != y.length) {
-        throw new IllegalArgumentException("line " + name + ": " + x.length + " x values, " + y.length + " y values");
+        throw new IllegalArgumentException(
+            "line " + name + ": " + x.length + " x values, " + y.length + " y values");
       }
     }
   }
@@ -22,9 +23,15 @@ public interface Plotter {
    *
    * @param logX a logarithmic x axis
    */
-  void plot(java.nio.file.Path file, String title, String xTitle, String yTitle, List<Line> lines, boolean logX)
+  void plot(
+      java.nio.file.Path file,
+      String title,
+      String xTitle,
+      String yTitle,
+      List<Line> lines,
+      boolean logX)
       throws IOException;
 
   /** Draws nothing. */
-  Plotter NONE = (file, title, xTitle, yTitle, lines, logX) -> { };
+  Plotter NONE = (file, title, xTitle, yTitle, lines, logX) -> {};
 }

@@ -15,12 +15,19 @@ import java.util.Objects;
  * @param baseline the baseline's measured figure, or null
  * @param baselineName which baseline, or null
  */
-public record ReproRow(String caseName, String metric, Double paper, double rota, Double baseline, String baselineName) {
+public record ReproRow(
+    String caseName,
+    String metric,
+    Double paper,
+    double rota,
+    Double baseline,
+    String baselineName) {
   public ReproRow {
     Objects.requireNonNull(caseName, "caseName");
     Objects.requireNonNull(metric, "metric");
     if ((baseline == null) != (baselineName == null)) {
-      throw new IllegalArgumentException("a baseline figure and its name go together (" + caseName + ", " + metric + ")");
+      throw new IllegalArgumentException(
+          "a baseline figure and its name go together (" + caseName + ", " + metric + ")");
     }
   }
 
@@ -30,7 +37,18 @@ public record ReproRow(String caseName, String metric, Double paper, double rota
   }
 
   public Map<String, Object> toJson() {
-    return Json.obj("case", caseName, "metric", metric, "paper", paper, "rota", rota, "baseline", baseline,
-        "baseline_name", baselineName);
+    return Json.obj(
+        "case",
+        caseName,
+        "metric",
+        metric,
+        "paper",
+        paper,
+        "rota",
+        rota,
+        "baseline",
+        baseline,
+        "baseline_name",
+        baselineName);
   }
 }

@@ -1,9 +1,13 @@
 package dev.rota.yarn;
 
+import dev.rota.yarn.policy.Heartbeat;
+import dev.rota.yarn.spi.InvalidRotaConfigurationException;
+import dev.rota.yarn.spi.RotaScheduler;
+import dev.rota.yarn.spi.RotaSubsystem;
+import dev.rota.yarn.spi.SubsystemContext;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
@@ -11,208 +15,219 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.Capacity
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.rota.yarn.policy.Heartbeat;
-import dev.rota.yarn.spi.InvalidRotaConfigurationException;
-import dev.rota.yarn.spi.RotaScheduler;
-import dev.rota.yarn.spi.RotaSubsystem;
-import dev.rota.yarn.spi.SubsystemContext;
-
 /**
- * The Rota ResourceManager scheduler: a {@link CapacityScheduler} that is the home of Rota's policies.
+ * The Rota ResourceManager scheduler: a {@link CapacityScheduler} that is the home of Rota's
+ * policies.
  *
- * <p>Install: put the Rota drop-in jar on the RM classpath and set
- * {@code yarn.resourcemanager.scheduler.class=dev.rota.yarn.RotaCapacityScheduler}. With no
- * {@code yarn.scheduler.rota.*} key set it schedules exactly like CapacityScheduler and additionally:
+ * <p>Install: put the Rota drop-in jar on the RM classpath and set {@code
+ * yarn.resourcemanager.scheduler.class=dev.rota.yarn.RotaCapacityScheduler}. With no {@code
+ * yarn.scheduler.rota.*} key set it schedules exactly like CapacityScheduler and additionally:
+ *
  * <ul>
- *   <li>validates every {@code yarn.scheduler.rota.*} key ({@link RotaConfiguration}) and fails start-up,
- *       or rejects a refreshQueues, on an unknown key or invalid value;</li>
- *   <li>compiles the Drools rules and runs the queue self-check inside the RM (on start and on every
- *       refreshQueues, before CapacityScheduler applies the new queues);</li>
- *   <li>publishes the metrics2 source {@value RotaSchedulerMetrics#SOURCE_NAME}.</li>
+ *   <li>validates every {@code yarn.scheduler.rota.*} key ({@link RotaConfiguration}) and fails
+ *       start-up, or rejects a refreshQueues, on an unknown key or invalid value;
+ *   <li>compiles the Drools rules and runs the queue self-check inside the RM (on start and on
+ *       every refreshQueues, before CapacityScheduler applies the new queues);
+ *   <li>publishes the metrics2 source {@value RotaSchedulerMetrics#SOURCE_NAME}.
  * </ul>
- * This class is a thin facade over CapacityScheduler's lifecycle; the work is done by {@link RotaRuntime} and by
- * the systems of the catalogue {@link RotaSubsystems}, which it runs through the {@link RotaSubsystem} life cycle
- * without knowing any of them by name.
+ *
+ * This class is a thin facade over CapacityScheduler's lifecycle; the work is done by {@link
+ * RotaRuntime} and by the systems of the catalogue {@link RotaSubsystems}, which it runs through
+ * the {@link RotaSubsystem} life cycle without knowing any of them by name.
  */
 public class RotaCapacityScheduler extends CapacityScheduler implements RotaScheduler {
 
-    private static final Logger LOG = LoggerFactory.getLogger(RotaCapacityScheduler.class);
+  private static final Logger LOG = LoggerFactory.getLogger(RotaCapacityScheduler.class);
 
-    private volatile RotaRuntime rota;
-    private volatile List<RotaSubsystem<?>> systems = List.of();
-    private volatile RotaSettings settings;
+  private volatile RotaRuntime rota;
+  private volatile List<RotaSubsystem<?>> systems = List.of();
+  private volatile RotaSettings settings;
 
-    /** Used by the ResourceManager through reflection. */
-    public RotaCapacityScheduler() {
-        super();
+  /** Used by the ResourceManager through reflection. */
+  public RotaCapacityScheduler() {
+    super();
+  }
+
+  /** The jar's Implementation-Version, or {@code dev} when running from classes. */
+  public static String version() {
+    String v = RotaCapacityScheduler.class.getPackage().getImplementationVersion();
+    return v == null ? "dev" : v;
+  }
+
+  @Override
+  public void serviceInit(Configuration conf) throws Exception {
+    super.serviceInit(conf);
+    RotaRuntime runtime =
+        new RotaRuntime(
+            getClass().getSimpleName(), RotaSchedulerMetrics.register(), new RuleEngineLoader());
+    try {
+      RotaRuntime.Plan plan = runtime.plan(getConfiguration());
+      runtime.commit(plan);
+      settings = plan.settings();
+      List<RotaSubsystem<?>> created = RotaSubsystems.create();
+      systems = created;
+      SubsystemContext context = new SubsystemContext(getRMContext(), conf, getClock());
+      for (RotaSubsystem<?> system : created) {
+        start(system, context, plan.settings());
+      }
+    } catch (RuntimeException e) {
+      stopSystems();
+      runtime.close();
+      LOG.error("RotaCapacityScheduler {} cannot start: {}", version(), e.getMessage());
+      throw e;
     }
+    rota = runtime;
+    LOG.info(
+        "RotaCapacityScheduler {} initialised; metrics at JMX Hadoop:service=ResourceManager,name={}",
+        version(),
+        RotaSchedulerMetrics.SOURCE_NAME);
+  }
 
-    /** The jar's Implementation-Version, or {@code dev} when running from classes. */
-    public static String version() {
-        String v = RotaCapacityScheduler.class.getPackage().getImplementationVersion();
-        return v == null ? "dev" : v;
+  /**
+   * Validates the refreshed configuration for Rota first (keys, rules, self-check) and only then
+   * lets CapacityScheduler apply it, so a rejected refresh changes neither Rota nor the queues.
+   * {@code validation=true} (a dry run on a throw-away scheduler) is passed straight through.
+   */
+  @Override
+  public void reinitialize(Configuration newConf, RMContext rmContext, boolean validation)
+      throws IOException {
+    RotaRuntime runtime = rota;
+    if (validation || runtime == null) {
+      super.reinitialize(newConf, rmContext, validation);
+      return;
     }
+    RotaRuntime.Plan plan;
+    try {
+      plan = runtime.plan(getCsConfProvider().loadConfiguration(new Configuration(newConf)));
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "Rota rejected the refreshed configuration; queues and Rota keep the previous one: {}",
+          e.getMessage());
+      throw new IOException(e.getMessage(), e);
+    }
+    try {
+      for (RotaSubsystem<?> system : systems) {
+        checkRefresh(system, settings == null ? RotaSettings.DEFAULTS : settings, plan.settings());
+      }
+    } catch (InvalidRotaConfigurationException e) {
+      String message = "Rota rejected the refreshed configuration: " + e.getMessage();
+      LOG.warn(message);
+      throw new IOException(message, e);
+    }
+    super.reinitialize(newConf, rmContext, false);
+    runtime.commit(plan);
+    settings = plan.settings();
+    for (RotaSubsystem<?> system : systems) {
+      reconfigure(system, plan.settings());
+    }
+  }
 
-    @Override
-    public void serviceInit(Configuration conf) throws Exception {
-        super.serviceInit(conf);
-        RotaRuntime runtime = new RotaRuntime(getClass().getSimpleName(), RotaSchedulerMetrics.register(),
-                new RuleEngineLoader());
-        try {
-            RotaRuntime.Plan plan = runtime.plan(getConfiguration());
-            runtime.commit(plan);
-            settings = plan.settings();
-            List<RotaSubsystem<?>> created = RotaSubsystems.create();
-            systems = created;
-            SubsystemContext context = new SubsystemContext(getRMContext(), conf, getClock());
-            for (RotaSubsystem<?> system : created) {
-                start(system, context, plan.settings());
-            }
-        } catch (RuntimeException e) {
-            stopSystems();
-            runtime.close();
-            LOG.error("RotaCapacityScheduler {} cannot start: {}", version(), e.getMessage());
-            throw e;
-        }
-        rota = runtime;
-        LOG.info("RotaCapacityScheduler {} initialised; metrics at JMX Hadoop:service=ResourceManager,name={}",
-                version(), RotaSchedulerMetrics.SOURCE_NAME);
-    }
+  private static <S> void start(
+      RotaSubsystem<S> system, SubsystemContext context, RotaSettings settings) {
+    system.start(context, settings.get(system.settingsType()));
+  }
 
-    /**
-     * Validates the refreshed configuration for Rota first (keys, rules, self-check) and only then lets
-     * CapacityScheduler apply it, so a rejected refresh changes neither Rota nor the queues.
-     * {@code validation=true} (a dry run on a throw-away scheduler) is passed straight through.
-     */
-    @Override
-    public void reinitialize(Configuration newConf, RMContext rmContext, boolean validation) throws IOException {
-        RotaRuntime runtime = rota;
-        if (validation || runtime == null) {
-            super.reinitialize(newConf, rmContext, validation);
-            return;
-        }
-        RotaRuntime.Plan plan;
-        try {
-            plan = runtime.plan(getCsConfProvider().loadConfiguration(new Configuration(newConf)));
-        } catch (RuntimeException e) {
-            LOG.warn("Rota rejected the refreshed configuration; queues and Rota keep the previous one: {}", e.getMessage());
-            throw new IOException(e.getMessage(), e);
-        }
-        try {
-            for (RotaSubsystem<?> system : systems) {
-                checkRefresh(system, settings == null ? RotaSettings.DEFAULTS : settings, plan.settings());
-            }
-        } catch (InvalidRotaConfigurationException e) {
-            String message = "Rota rejected the refreshed configuration: " + e.getMessage();
-            LOG.warn(message);
-            throw new IOException(message, e);
-        }
-        super.reinitialize(newConf, rmContext, false);
-        runtime.commit(plan);
-        settings = plan.settings();
-        for (RotaSubsystem<?> system : systems) {
-            reconfigure(system, plan.settings());
-        }
-    }
+  private static <S> void checkRefresh(
+      RotaSubsystem<S> system, RotaSettings current, RotaSettings next) {
+    system.checkRefresh(current.get(system.settingsType()), next.get(system.settingsType()));
+  }
 
-    private static <S> void start(RotaSubsystem<S> system, SubsystemContext context, RotaSettings settings) {
-        system.start(context, settings.get(system.settingsType()));
-    }
+  private static <S> void reconfigure(RotaSubsystem<S> system, RotaSettings next) {
+    system.reconfigure(next.get(system.settingsType()));
+  }
 
-    private static <S> void checkRefresh(RotaSubsystem<S> system, RotaSettings current, RotaSettings next) {
-        system.checkRefresh(current.get(system.settingsType()), next.get(system.settingsType()));
+  private void stopSystems() {
+    List<RotaSubsystem<?>> running = systems;
+    systems = List.of();
+    for (int i = running.size() - 1; i >= 0; i--) {
+      try {
+        running.get(i).stop();
+      } catch (RuntimeException e) {
+        LOG.warn("Rota system {} did not stop cleanly: {}", running.get(i).name(), e.toString());
+      }
     }
+  }
 
-    private static <S> void reconfigure(RotaSubsystem<S> system, RotaSettings next) {
-        system.reconfigure(next.get(system.settingsType()));
+  /**
+   * Tells Rota's ordering policies which node this heartbeat offers ({@link Heartbeat}): in
+   * synchronous scheduling CapacityScheduler allocates for the node on this thread, inside the node
+   * update.
+   */
+  @Override
+  protected void nodeUpdate(RMNode rmNode) {
+    try (Heartbeat.Scope ignored =
+        Heartbeat.enter(new Heartbeat(this::getAllNodes, rmNode.getNodeID(), getClock()))) {
+      super.nodeUpdate(rmNode);
     }
+  }
 
-    private void stopSystems() {
-        List<RotaSubsystem<?>> running = systems;
-        systems = List.of();
-        for (int i = running.size() - 1; i >= 0; i--) {
-            try {
-                running.get(i).stop();
-            } catch (RuntimeException e) {
-                LOG.warn("Rota system {} did not stop cleanly: {}", running.get(i).name(), e.toString());
-            }
-        }
+  @Override
+  public void serviceStop() throws Exception {
+    try {
+      super.serviceStop();
+    } finally {
+      stopSystems();
+      RotaRuntime runtime = rota;
+      rota = null;
+      if (runtime != null) {
+        runtime.close();
+      }
     }
+  }
 
-    /**
-     * Tells Rota's ordering policies which node this heartbeat offers ({@link Heartbeat}): in synchronous
-     * scheduling CapacityScheduler allocates for the node on this thread, inside the node update.
-     */
-    @Override
-    protected void nodeUpdate(RMNode rmNode) {
-        try (Heartbeat.Scope ignored = Heartbeat.enter(new Heartbeat(this::getAllNodes, rmNode.getNodeID(), getClock()))) {
-            super.nodeUpdate(rmNode);
-        }
-    }
+  /** What Rota is running with; settings at their defaults before start. */
+  public RotaStatus getRotaStatus() {
+    RotaRuntime runtime = rota;
+    return runtime == null
+        ? new RotaStatus(RotaSettings.DEFAULTS, List.of(), List.of(), Optional.empty())
+        : runtime.status();
+  }
 
-    @Override
-    public void serviceStop() throws Exception {
-        try {
-            super.serviceStop();
-        } finally {
-            stopSystems();
-            RotaRuntime runtime = rota;
-            rota = null;
-            if (runtime != null) {
-                runtime.close();
-            }
-        }
+  /**
+   * Recomputes every queue's effective resources from the current capacities, under the scheduler's
+   * write lock, as adding a node does. Rota's plan follower calls it after changing reservation
+   * queues' entitlements: in Hadoop 3.5.0 {@code setEntitlement} changes a reservation queue's
+   * percentages but not its effective resources, so a new reservation queue gets no containers
+   * until the next cluster-resource change (docs/rayon-yarn.md).
+   */
+  @Override
+  public void refreshQueueResources() {
+    writeLock.lock();
+    try {
+      org.apache.hadoop.yarn.api.records.Resource cluster = getClusterResource();
+      getRootQueue()
+          .updateClusterResource(
+              cluster,
+              new org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceLimits(cluster));
+    } finally {
+      writeLock.unlock();
     }
+  }
 
-    /** What Rota is running with; settings at their defaults before start. */
-    public RotaStatus getRotaStatus() {
-        RotaRuntime runtime = rota;
-        return runtime == null ? new RotaStatus(RotaSettings.DEFAULTS, List.of(), List.of(), Optional.empty()) : runtime.status();
+  @Override
+  public <T extends RotaSubsystem<?>> Optional<T> subsystem(Class<T> type) {
+    for (RotaSubsystem<?> system : systems) {
+      if (type.isInstance(system)) {
+        return Optional.of(type.cast(system));
+      }
     }
+    return Optional.empty();
+  }
 
-    /**
-     * Recomputes every queue's effective resources from the current capacities, under the scheduler's write
-     * lock, as adding a node does. Rota's plan follower calls it after changing reservation queues'
-     * entitlements: in Hadoop 3.5.0 {@code setEntitlement} changes a reservation queue's percentages but not
-     * its effective resources, so a new reservation queue gets no containers until the next cluster-resource
-     * change (docs/rayon-yarn.md).
-     */
-    @Override
-    public void refreshQueueResources() {
-        writeLock.lock();
-        try {
-            org.apache.hadoop.yarn.api.records.Resource cluster = getClusterResource();
-            getRootQueue().updateClusterResource(cluster,
-                    new org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceLimits(cluster));
-        } finally {
-            writeLock.unlock();
-        }
-    }
+  /**
+   * {@inheritDoc} Before Rota's own start (CapacityScheduler initialises its scheduling monitors,
+   * e.g. the AdaptiveConfig tuner, inside its own start, before Rota parses) the settings are read
+   * from the configuration CapacityScheduler has loaded.
+   */
+  @Override
+  public <S> S settings(Class<S> settingsType) {
+    RotaSettings s = settings;
+    return (s != null ? s : RotaConfiguration.from(getConfiguration())).get(settingsType);
+  }
 
-    @Override
-    public <T extends RotaSubsystem<?>> Optional<T> subsystem(Class<T> type) {
-        for (RotaSubsystem<?> system : systems) {
-            if (type.isInstance(system)) {
-                return Optional.of(type.cast(system));
-            }
-        }
-        return Optional.empty();
-    }
-
-    /**
-     * {@inheritDoc} Before Rota's own start (CapacityScheduler initialises its scheduling monitors, e.g. the
-     * AdaptiveConfig tuner, inside its own start, before Rota parses) the settings are read from the configuration
-     * CapacityScheduler has loaded.
-     */
-    @Override
-    public <S> S settings(Class<S> settingsType) {
-        RotaSettings s = settings;
-        return (s != null ? s : RotaConfiguration.from(getConfiguration())).get(settingsType);
-    }
-
-    /** The live metrics source, or null before start / after stop. */
-    public RotaSchedulerMetrics getRotaMetrics() {
-        RotaRuntime runtime = rota;
-        return runtime == null ? null : runtime.metrics();
-    }
+  /** The live metrics source, or null before start / after stop. */
+  public RotaSchedulerMetrics getRotaMetrics() {
+    RotaRuntime runtime = rota;
+    return runtime == null ? null : runtime.metrics();
+  }
 }

@@ -6,9 +6,9 @@ package dev.rota.yarn;
  */
 public final class SelfCheckFailedException extends RuntimeException {
 
-    private static final long serialVersionUID = 1L;
+  private static final long serialVersionUID = 1L;
 
-    public SelfCheckFailedException(String message) {
-        super(message);
-    }
+  public SelfCheckFailedException(String message) {
+    super(message);
+  }
 }

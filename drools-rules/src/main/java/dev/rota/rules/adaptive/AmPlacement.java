@@ -1,8 +1,7 @@
 package dev.rota.rules.adaptive;
 
 /**
- * One ApplicationMaster container started by AG4 (rule "AG4 start the ApplicationMaster"): job {@code job} holds
- * one container of machine type {@code type} from now until it completes.
+ * One ApplicationMaster container started by AG4 (rule "AG4 start the ApplicationMaster"): job
+ * {@code job} holds one container of machine type {@code type} from now until it completes.
  */
-public record AmPlacement(int job, int type, int sequence) {
-}
+public record AmPlacement(int job, int type, int sequence) {}

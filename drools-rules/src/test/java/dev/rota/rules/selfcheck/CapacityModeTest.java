@@ -7,8 +7,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class CapacityModeTest {
 
-    @ParameterizedTest(name = "''{0}'' is {1}")
-    @CsvSource(delimiter = '|', nullValues = "NULL", value = {
+  @ParameterizedTest(name = "''{0}'' is {1}")
+  @CsvSource(
+      delimiter = '|',
+      nullValues = "NULL",
+      value = {
         "40          | PERCENT",
         "33.3        | PERCENT",
         "' 100 '     | PERCENT",
@@ -22,8 +25,8 @@ class CapacityModeTest {
         "w           | INVALID",
         "NaN         | INVALID",
         "40%         | INVALID",
-    })
-    void classifiesConfiguredValues(String raw, CapacityMode expected) {
-        assertEquals(expected, CapacityMode.classify(raw));
-    }
+      })
+  void classifiesConfiguredValues(String raw, CapacityMode expected) {
+    assertEquals(expected, CapacityMode.classify(raw));
+  }
 }

@@ -20,9 +20,10 @@ import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine;
 
 /**
- * {@code rota demo} end to end on a reduced workload: a real embedded YARN cluster configured from the
- * repository's {@code conf/} (so its ResourceManager runs {@code dev.rota.yarn.RotaCapacityScheduler}),
- * three jobs of the default trace as real {@code WorkloadAppMaster} applications, and the outputs.
+ * {@code rota demo} end to end on a reduced workload: a real embedded YARN cluster configured from
+ * the repository's {@code conf/} (so its ResourceManager runs {@code
+ * dev.rota.yarn.RotaCapacityScheduler}), three jobs of the default trace as real {@code
+ * WorkloadAppMaster} applications, and the outputs.
  */
 class DemoIT {
   private static final int JOBS = 3;
@@ -35,22 +36,38 @@ class DemoIT {
     CommandLine cl = new CommandLine(new DemoCommand());
     cl.setOut(new PrintWriter(stdout, true));
 
-    int exit = cl.execute("--out", out.toString(), "--jobs", Integer.toString(JOBS), "--max-tasks", "4",
-        "--nodes", "2", "--timeout", "100");
+    int exit =
+        cl.execute(
+            "--out",
+            out.toString(),
+            "--jobs",
+            Integer.toString(JOBS),
+            "--max-tasks",
+            "4",
+            "--nodes",
+            "2",
+            "--timeout",
+            "100");
 
     String printed = stdout.toString();
     System.out.println(printed);
     assertEquals(0, exit, "rota demo exit code; it printed:\n" + printed);
 
     JsonNode summary = new ObjectMapper().readTree(out.resolve("summary.json").toFile());
-    assertEquals("dev.rota.yarn.RotaCapacityScheduler", summary.path("scheduler").asText(),
+    assertEquals(
+        "dev.rota.yarn.RotaCapacityScheduler",
+        summary.path("scheduler").asText(),
         "the RM must run the scheduler conf/yarn-site.xml names");
     assertEquals(JOBS, summary.path("applications_submitted").asInt());
-    assertEquals(summary.path("applications_submitted").asInt(), summary.path("applications_succeeded").asInt());
+    assertEquals(
+        summary.path("applications_submitted").asInt(),
+        summary.path("applications_succeeded").asInt());
     assertTrue(summary.path("wall_seconds").asDouble() > 0, "wall_seconds");
     JsonNode latency = summary.path("latency_seconds");
     for (String p : List.of("p50", "p75", "p90", "p99")) {
-      assertTrue(latency.path(p).isNumber() && latency.path(p).asDouble() > 0, "latency_seconds." + p + " = " + latency.path(p));
+      assertTrue(
+          latency.path(p).isNumber() && latency.path(p).asDouble() > 0,
+          "latency_seconds." + p + " = " + latency.path(p));
     }
     assertEquals(JOBS, summary.path("applications").size());
     for (JsonNode app : summary.path("applications")) {
@@ -61,7 +78,9 @@ class DemoIT {
 
     Path report = out.resolve("report.html");
     assertTrue(Files.isRegularFile(report) && Files.size(report) > 0, "report.html written");
-    assertTrue(printed.contains("applications succeeded") && printed.contains("job-1"), "summary table printed");
+    assertTrue(
+        printed.contains("applications succeeded") && printed.contains("job-1"),
+        "summary table printed");
 
     // the AMs log one line per launched and per completed container
     String amLogs = amLogs(out.resolve("cluster"));
@@ -77,13 +96,14 @@ class DemoIT {
     try (Stream<Path> files = Files.walk(clusterDir)) {
       return files
           .filter(p -> p.getFileName().toString().startsWith("AppMaster."))
-          .map(p -> {
-            try {
-              return Files.readString(p);
-            } catch (IOException e) {
-              throw new java.io.UncheckedIOException(e);
-            }
-          })
+          .map(
+              p -> {
+                try {
+                  return Files.readString(p);
+                } catch (IOException e) {
+                  throw new java.io.UncheckedIOException(e);
+                }
+              })
           .collect(Collectors.joining("\n"));
     }
   }

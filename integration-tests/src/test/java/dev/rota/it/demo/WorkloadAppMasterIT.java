@@ -26,39 +26,56 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The Rota workload ApplicationMaster on real YARN (the embedded cluster of {@code rota demo}, configured
- * from {@code conf/}): a three-stage job whose stages must run strictly one after the other.
+ * The Rota workload ApplicationMaster on real YARN (the embedded cluster of {@code rota demo},
+ * configured from {@code conf/}): a three-stage job whose stages must run strictly one after the
+ * other.
  */
 class WorkloadAppMasterIT {
-  private static final Pattern EVENT = Pattern.compile(": (launch|done) container_\\S+.*?task (\\d+)/(\\d+)");
+  private static final Pattern EVENT =
+      Pattern.compile(": (launch|done) container_\\S+.*?task (\\d+)/(\\d+)");
 
   @Test
   @Timeout(value = 120, unit = TimeUnit.SECONDS)
   void stagesRunInDependencyOrderAndTheJobSucceeds() throws Exception {
     Path root = Path.of(System.getProperty("rota.root.dir", "..")).toAbsolutePath().normalize();
     Path work = Path.of("target", "workload-am-it").toAbsolutePath();
-    WorkloadSpec spec = new WorkloadSpec("job-stages", "root.default", 0, ExecutionType.GUARANTEED, Optional.empty(),
-        List.of(
-            new WorkloadSpec.Stage(0, 256, 1, List.of(), List.of(1500L, 1000L)),
-            new WorkloadSpec.Stage(1, 256, 1, List.of(0), List.of(500L, 800L)),
-            new WorkloadSpec.Stage(2, 256, 1, List.of(1), List.of(300L))));
+    WorkloadSpec spec =
+        new WorkloadSpec(
+            "job-stages",
+            "root.default",
+            0,
+            ExecutionType.GUARANTEED,
+            Optional.empty(),
+            List.of(
+                new WorkloadSpec.Stage(0, 256, 1, List.of(), List.of(1500L, 1000L)),
+                new WorkloadSpec.Stage(1, 256, 1, List.of(0), List.of(500L, 800L)),
+                new WorkloadSpec.Stage(2, 256, 1, List.of(1), List.of(300L))));
 
     ApplicationReport report;
-    try (EmbeddedYarn yarn = EmbeddedYarn.start(root.resolve("conf"), work, EmbeddedYarn.Shape.of(2));
+    try (EmbeddedYarn yarn =
+            EmbeddedYarn.start(root.resolve("conf"), work, EmbeddedYarn.Shape.of(2));
         YarnClient client = yarn.newClient()) {
-      ApplicationId id = new WorkloadClient(client, AmLaunch.sameJvm(yarn.clientConfDir())).submit(spec);
+      ApplicationId id =
+          new WorkloadClient(client, AmLaunch.sameJvm(yarn.clientConfDir())).submit(spec);
       report = client.getApplicationReport(id);
-      while (!List.of(YarnApplicationState.FINISHED, YarnApplicationState.FAILED, YarnApplicationState.KILLED)
+      while (!List.of(
+              YarnApplicationState.FINISHED,
+              YarnApplicationState.FAILED,
+              YarnApplicationState.KILLED)
           .contains(report.getYarnApplicationState())) {
         Thread.sleep(250);
         report = client.getApplicationReport(id);
       }
     }
-    assertEquals(FinalApplicationStatus.SUCCEEDED, report.getFinalApplicationStatus(), report.getDiagnostics());
+    assertEquals(
+        FinalApplicationStatus.SUCCEEDED,
+        report.getFinalApplicationStatus(),
+        report.getDiagnostics());
     assertEquals("rota job-stages", report.getName());
     assertEquals(WorkloadClient.APPLICATION_TYPE, report.getApplicationType());
 
-    // the AM logs each launch and completion from one callback thread to one log file, so file order
+    // the AM logs each launch and completion from one callback thread to one log file, so file
+    // order
     // is event order
     List<String[]> events = new ArrayList<>();
     for (Path log : amLogs(work, report.getApplicationId())) {
@@ -75,7 +92,9 @@ class WorkloadAppMasterIT {
       int stage = Integer.parseInt(e[1]);
       if (e[0].equals("launch")) {
         for (int dep : spec.stages().get(stage).dependsOn()) {
-          assertEquals(spec.stages().get(dep).taskCount(), done[dep],
+          assertEquals(
+              spec.stages().get(dep).taskCount(),
+              done[dep],
               "stage " + stage + " launched before stage " + dep + " finished");
         }
       } else {
@@ -89,10 +108,14 @@ class WorkloadAppMasterIT {
 
   private static List<Path> amLogs(Path work, ApplicationId id) throws Exception {
     try (Stream<Path> files = Files.walk(work)) {
-      List<Path> logs = files
-          .filter(p -> p.toString().contains(id.toString()) && p.getFileName().toString().startsWith("AppMaster."))
-          .sorted()
-          .toList();
+      List<Path> logs =
+          files
+              .filter(
+                  p ->
+                      p.toString().contains(id.toString())
+                          && p.getFileName().toString().startsWith("AppMaster."))
+              .sorted()
+              .toList();
       assertTrue(!logs.isEmpty(), "no AM log for " + id + " under " + work);
       return logs;
     }

@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.apache.hadoop.yarn.client.api.YarnClient;
@@ -22,137 +21,144 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
  * address (127.0.0.2, 127.0.0.3, ...), all in this JVM and configured from the classpath's
  * yarn-site.xml / capacity-scheduler.xml.
  *
- * <p>Why not MiniYARNCluster's own NodeManagers: it registers every one of them as host
- * {@code localhost}, and YARN's opportunistic allocator ({@code NodeQueueLoadMonitor}, keyed by host name)
+ * <p>Why not MiniYARNCluster's own NodeManagers: it registers every one of them as host {@code
+ * localhost}, and YARN's opportunistic allocator ({@code NodeQueueLoadMonitor}, keyed by host name)
  * then sends every OPPORTUNISTIC container to the one NodeManager that registered last. Stock
  * NodeManagers on distinct addresses register as distinct hosts, as on a real cluster, and give
- * containers exactly the resources they advertise (MiniYARNCluster's queueing NodeManagers hard-code
- * 8 GiB / 10 vcores).
+ * containers exactly the resources they advertise (MiniYARNCluster's queueing NodeManagers
+ * hard-code 8 GiB / 10 vcores).
  */
-// -Xlint:try: close() joins the NodeManagers' stopper threads and lets an interrupt through on purpose
+// -Xlint:try: close() joins the NodeManagers' stopper threads and lets an interrupt through on
+// purpose
 @SuppressWarnings("try")
 final class HybridCluster implements AutoCloseable {
 
-    private final MiniYARNCluster cluster;
-    private final List<NodeManager> nodeManagers = new ArrayList<>();
-    private final Path clientConfDir;
-    private final Path workDir;
+  private final MiniYARNCluster cluster;
+  private final List<NodeManager> nodeManagers = new ArrayList<>();
+  private final Path clientConfDir;
+  private final Path workDir;
 
-    private HybridCluster(MiniYARNCluster cluster, Path clientConfDir, Path workDir) {
-        this.cluster = cluster;
-        this.clientConfDir = clientConfDir;
-        this.workDir = workDir;
+  private HybridCluster(MiniYARNCluster cluster, Path clientConfDir, Path workDir) {
+    this.cluster = cluster;
+    this.clientConfDir = clientConfDir;
+    this.workDir = workDir;
+  }
+
+  static HybridCluster start(Path workDir, int nodes) throws Exception {
+    Files.createDirectories(workDir);
+    DefaultMetricsSystem.setMiniClusterMode(true);
+    QueueMetrics.clearQueueMetrics();
+    YarnConfiguration conf =
+        new YarnConfiguration(); // yarn-site.xml from the classpath: conf/hybrid's
+    conf.setBoolean(YarnConfiguration.YARN_MINICLUSTER_FIXED_PORTS, false);
+    conf.setBoolean(YarnConfiguration.RECOVERY_ENABLED, false);
+    conf.setBoolean(YarnConfiguration.TIMELINE_SERVICE_ENABLED, false);
+    conf.setBoolean(YarnConfiguration.LOG_AGGREGATION_ENABLED, false);
+    MiniYARNCluster mini = newMiniCluster(workDir);
+    mini.init(conf);
+    mini.start();
+    Path clientDir = Files.createDirectories(workDir.resolve("client-conf"));
+    try (OutputStream out = Files.newOutputStream(clientDir.resolve(ShippedConf.YARN_SITE))) {
+      mini.getConfig().writeXml(out);
     }
-
-    static HybridCluster start(Path workDir, int nodes) throws Exception {
-        Files.createDirectories(workDir);
-        DefaultMetricsSystem.setMiniClusterMode(true);
-        QueueMetrics.clearQueueMetrics();
-        YarnConfiguration conf = new YarnConfiguration(); // yarn-site.xml from the classpath: conf/hybrid's
-        conf.setBoolean(YarnConfiguration.YARN_MINICLUSTER_FIXED_PORTS, false);
-        conf.setBoolean(YarnConfiguration.RECOVERY_ENABLED, false);
-        conf.setBoolean(YarnConfiguration.TIMELINE_SERVICE_ENABLED, false);
-        conf.setBoolean(YarnConfiguration.LOG_AGGREGATION_ENABLED, false);
-        MiniYARNCluster mini = newMiniCluster(workDir);
-        mini.init(conf);
-        mini.start();
-        Path clientDir = Files.createDirectories(workDir.resolve("client-conf"));
-        try (OutputStream out = Files.newOutputStream(clientDir.resolve(ShippedConf.YARN_SITE))) {
-            mini.getConfig().writeXml(out);
+    HybridCluster c = new HybridCluster(mini, clientDir, workDir);
+    try {
+      for (int i = 0; i < nodes; i++) {
+        NodeManager nm = new NodeManager();
+        nm.init(
+            nodeManagerConf(mini.getConfig(), workDir.resolve("nm-" + i), "127.0.0." + (i + 2)));
+        nm.start();
+        c.nodeManagers.add(nm);
+      }
+      long deadline = System.currentTimeMillis() + 60_000;
+      while (c.rm().getResourceScheduler().getNumClusterNodes() < nodes) {
+        if (System.currentTimeMillis() > deadline) {
+          throw new IOException(nodes + " NodeManagers did not register within 60 s");
         }
-        HybridCluster c = new HybridCluster(mini, clientDir, workDir);
-        try {
-            for (int i = 0; i < nodes; i++) {
-                NodeManager nm = new NodeManager();
-                nm.init(nodeManagerConf(mini.getConfig(), workDir.resolve("nm-" + i), "127.0.0." + (i + 2)));
-                nm.start();
-                c.nodeManagers.add(nm);
-            }
-            long deadline = System.currentTimeMillis() + 60_000;
-            while (c.rm().getResourceScheduler().getNumClusterNodes() < nodes) {
-                if (System.currentTimeMillis() > deadline) {
-                    throw new IOException(nodes + " NodeManagers did not register within 60 s");
-                }
-                Thread.sleep(100);
-            }
-        } catch (Exception e) {
-            c.close();
-            throw e;
-        }
-        return c;
+        Thread.sleep(100);
+      }
+    } catch (Exception e) {
+      c.close();
+      throw e;
     }
+    return c;
+  }
 
-    private static MiniYARNCluster newMiniCluster(Path workDir) {
-        String key = "test.build.data"; // where MiniYARNCluster puts its directories
-        String previous = System.getProperty(key);
-        System.setProperty(key, workDir.toString());
-        try {
-            return new MiniYARNCluster("hybrid-it", 0, 1, 1);
-        } finally {
-            if (previous == null) {
-                System.clearProperty(key);
-            } else {
-                System.setProperty(key, previous);
-            }
-        }
+  private static MiniYARNCluster newMiniCluster(Path workDir) {
+    String key = "test.build.data"; // where MiniYARNCluster puts its directories
+    String previous = System.getProperty(key);
+    System.setProperty(key, workDir.toString());
+    try {
+      return new MiniYARNCluster("hybrid-it", 0, 1, 1);
+    } finally {
+      if (previous == null) {
+        System.clearProperty(key);
+      } else {
+        System.setProperty(key, previous);
+      }
     }
+  }
 
-    private static Configuration nodeManagerConf(Configuration clusterConf, Path dir, String host) throws IOException {
-        YarnConfiguration c = new YarnConfiguration(clusterConf);
-        c.set(YarnConfiguration.NM_ADDRESS, host + ":0");
-        c.set(YarnConfiguration.NM_LOCALIZER_ADDRESS, host + ":0");
-        c.set(YarnConfiguration.NM_WEBAPP_ADDRESS, host + ":0");
-        c.set(YarnConfiguration.NM_COLLECTOR_SERVICE_ADDRESS, host + ":0");
-        c.set(YarnConfiguration.AMRM_PROXY_ADDRESS, host + ":0");
-        c.set(YarnConfiguration.NM_LOCAL_DIRS, Files.createDirectories(dir.resolve("local")).toString());
-        c.set(YarnConfiguration.NM_LOG_DIRS, Files.createDirectories(dir.resolve("logs")).toString());
-        c.setBoolean(YarnConfiguration.NM_RECOVERY_ENABLED, false);
-        c.setBoolean(YarnConfiguration.NM_PMEM_CHECK_ENABLED, false);
-        c.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
-        c.setBoolean(YarnConfiguration.NM_CONTAINER_MONITOR_ENABLED, false);
-        c.setFloat(YarnConfiguration.NM_MAX_PER_DISK_UTILIZATION_PERCENTAGE, 100.0f);
-        // keep container logs (the test reads them) and do not wait for scheduled deletions on stop
-        c.setLong(YarnConfiguration.NM_LOG_RETAIN_SECONDS, 0);
-        c.setInt(YarnConfiguration.DEBUG_NM_DELETE_DELAY_SEC, 3600);
-        return c;
-    }
+  private static Configuration nodeManagerConf(Configuration clusterConf, Path dir, String host)
+      throws IOException {
+    YarnConfiguration c = new YarnConfiguration(clusterConf);
+    c.set(YarnConfiguration.NM_ADDRESS, host + ":0");
+    c.set(YarnConfiguration.NM_LOCALIZER_ADDRESS, host + ":0");
+    c.set(YarnConfiguration.NM_WEBAPP_ADDRESS, host + ":0");
+    c.set(YarnConfiguration.NM_COLLECTOR_SERVICE_ADDRESS, host + ":0");
+    c.set(YarnConfiguration.AMRM_PROXY_ADDRESS, host + ":0");
+    c.set(
+        YarnConfiguration.NM_LOCAL_DIRS, Files.createDirectories(dir.resolve("local")).toString());
+    c.set(YarnConfiguration.NM_LOG_DIRS, Files.createDirectories(dir.resolve("logs")).toString());
+    c.setBoolean(YarnConfiguration.NM_RECOVERY_ENABLED, false);
+    c.setBoolean(YarnConfiguration.NM_PMEM_CHECK_ENABLED, false);
+    c.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
+    c.setBoolean(YarnConfiguration.NM_CONTAINER_MONITOR_ENABLED, false);
+    c.setFloat(YarnConfiguration.NM_MAX_PER_DISK_UTILIZATION_PERCENTAGE, 100.0f);
+    // keep container logs (the test reads them) and do not wait for scheduled deletions on stop
+    c.setLong(YarnConfiguration.NM_LOG_RETAIN_SECONDS, 0);
+    c.setInt(YarnConfiguration.DEBUG_NM_DELETE_DELAY_SEC, 3600);
+    return c;
+  }
 
-    ResourceManager rm() {
-        return cluster.getResourceManager();
-    }
+  ResourceManager rm() {
+    return cluster.getResourceManager();
+  }
 
-    /** The cluster's directories; NodeManager {@code i} keeps container logs in {@code nm-<i>/logs}. */
-    Path workDir() {
-        return workDir;
-    }
+  /**
+   * The cluster's directories; NodeManager {@code i} keeps container logs in {@code nm-<i>/logs}.
+   */
+  Path workDir() {
+    return workDir;
+  }
 
-    List<NodeManager> nodeManagers() {
-        return nodeManagers;
-    }
+  List<NodeManager> nodeManagers() {
+    return nodeManagers;
+  }
 
-    /** A directory holding the client yarn-site.xml (live RM addresses), for AM classpaths. */
-    Path clientConfDir() {
-        return clientConfDir;
-    }
+  /** A directory holding the client yarn-site.xml (live RM addresses), for AM classpaths. */
+  Path clientConfDir() {
+    return clientConfDir;
+  }
 
-    YarnClient newClient() {
-        YarnClient c = YarnClient.createYarnClient();
-        c.init(new YarnConfiguration(cluster.getConfig()));
-        c.start();
-        return c;
-    }
+  YarnClient newClient() {
+    YarnClient c = YarnClient.createYarnClient();
+    c.init(new YarnConfiguration(cluster.getConfig()));
+    c.start();
+    return c;
+  }
 
-    @Override
-    public void close() throws InterruptedException {
-        List<Thread> stoppers = new ArrayList<>();
-        for (NodeManager nm : nodeManagers) {
-            Thread t = new Thread(nm::stop, "stop-" + nm.getName());
-            t.start();
-            stoppers.add(t);
-        }
-        for (Thread t : stoppers) {
-            t.join(60_000);
-        }
-        cluster.stop();
+  @Override
+  public void close() throws InterruptedException {
+    List<Thread> stoppers = new ArrayList<>();
+    for (NodeManager nm : nodeManagers) {
+      Thread t = new Thread(nm::stop, "stop-" + nm.getName());
+      t.start();
+      stoppers.add(t);
     }
+    for (Thread t : stoppers) {
+      t.join(60_000);
+    }
+    cluster.stop();
+  }
 }

@@ -5,9 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.rota.yarn.RotaSchedulerMetrics;
+import dev.rota.yarn.spi.InvalidRotaConfigurationException;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.apache.hadoop.service.Service;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
@@ -19,73 +20,74 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import dev.rota.yarn.spi.InvalidRotaConfigurationException;
-import dev.rota.yarn.RotaSchedulerMetrics;
-
 /**
- * A real ResourceManager, configured from conf/ plus one bad {@code yarn.scheduler.rota.*} setting, must
- * refuse to start and say which key and value are wrong.
+ * A real ResourceManager, configured from conf/ plus one bad {@code yarn.scheduler.rota.*} setting,
+ * must refuse to start and say which key and value are wrong.
  */
 class RotaConfigurationFailFastIT {
 
-    private static OperatorConf operatorConf;
-    private ResourceManager rm;
+  private static OperatorConf operatorConf;
+  private ResourceManager rm;
 
-    @BeforeAll
-    static void installConf() throws Exception {
-        DefaultMetricsSystem.setMiniClusterMode(true);
-        operatorConf = OperatorConf.install();
+  @BeforeAll
+  static void installConf() throws Exception {
+    DefaultMetricsSystem.setMiniClusterMode(true);
+    operatorConf = OperatorConf.install();
+  }
+
+  @AfterAll
+  static void restoreConf() throws Exception {
+    operatorConf.close();
+  }
+
+  @AfterEach
+  void stopRm() {
+    if (rm != null) {
+      rm.stop();
     }
+    QueueMetrics.clearQueueMetrics();
+  }
 
-    @AfterAll
-    static void restoreConf() throws Exception {
-        operatorConf.close();
-    }
-
-    @AfterEach
-    void stopRm() {
-        if (rm != null) {
-            rm.stop();
-        }
-        QueueMetrics.clearQueueMetrics();
-    }
-
-    @ParameterizedTest(name = "{0} = ''{1}''")
-    @CsvSource(delimiter = '|', value = {
+  @ParameterizedTest(name = "{0} = ''{1}''")
+  @CsvSource(
+      delimiter = '|',
+      value = {
         "yarn.scheduler.rota.rules.self-check.enabled        | maybe   | Invalid value 'maybe' for yarn.scheduler.rota.rules.self-check.enabled: expected true or false",
         "yarn.scheduler.rota.rules.dir                       | rules   | Invalid value 'rules' for yarn.scheduler.rota.rules.dir: must be an absolute path (or empty for the rules bundled in the jar)",
         "yarn.scheduler.rota.rules.self-check.fail-on-findng | true    | Unknown Rota configuration key 'yarn.scheduler.rota.rules.self-check.fail-on-findng' = 'true' (did you mean yarn.scheduler.rota.rules.self-check.fail-on-finding?)",
-    })
-    void aBadRotaSettingStopsTheResourceManagerNamingKeyAndValue(String key, String value, String expectedMessage) {
-        YarnConfiguration conf = operatorConf.load();
-        conf.set(key, value);
-        rm = new ResourceManager();
+      })
+  void aBadRotaSettingStopsTheResourceManagerNamingKeyAndValue(
+      String key, String value, String expectedMessage) {
+    YarnConfiguration conf = operatorConf.load();
+    conf.set(key, value);
+    rm = new ResourceManager();
 
-        Exception failure = assertThrows(Exception.class, () -> rm.init(conf));
+    Exception failure = assertThrows(Exception.class, () -> rm.init(conf));
 
-        InvalidRotaConfigurationException cause = findCause(failure);
-        assertNotNull(cause, () -> "no InvalidRotaConfigurationException in " + causes(failure));
-        assertEquals(true, cause.getMessage().startsWith(expectedMessage), cause.getMessage());
-        assertEquals(key, cause.key());
-        assertEquals(value, cause.value());
-        assertEquals(Service.STATE.STOPPED, rm.getServiceState());
-        assertNull(RotaSchedulerMetrics.current(), "a failed start must not leave a metrics source behind");
+    InvalidRotaConfigurationException cause = findCause(failure);
+    assertNotNull(cause, () -> "no InvalidRotaConfigurationException in " + causes(failure));
+    assertEquals(true, cause.getMessage().startsWith(expectedMessage), cause.getMessage());
+    assertEquals(key, cause.key());
+    assertEquals(value, cause.value());
+    assertEquals(Service.STATE.STOPPED, rm.getServiceState());
+    assertNull(
+        RotaSchedulerMetrics.current(), "a failed start must not leave a metrics source behind");
+  }
+
+  private static InvalidRotaConfigurationException findCause(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c instanceof InvalidRotaConfigurationException e) {
+        return e;
+      }
     }
+    return null;
+  }
 
-    private static InvalidRotaConfigurationException findCause(Throwable t) {
-        for (Throwable c = t; c != null; c = c.getCause()) {
-            if (c instanceof InvalidRotaConfigurationException e) {
-                return e;
-            }
-        }
-        return null;
+  private static List<String> causes(Throwable t) {
+    List<String> out = new ArrayList<>();
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      out.add(c.toString());
     }
-
-    private static List<String> causes(Throwable t) {
-        List<String> out = new ArrayList<>();
-        for (Throwable c = t; c != null; c = c.getCause()) {
-            out.add(c.toString());
-        }
-        return out;
-    }
+    return out;
+  }
 }

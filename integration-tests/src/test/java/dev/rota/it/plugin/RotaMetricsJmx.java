@@ -2,7 +2,6 @@ package dev.rota.it.plugin;
 
 import java.lang.management.ManagementFactory;
 import java.util.Set;
-
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
@@ -13,21 +12,21 @@ import javax.management.ObjectName;
  */
 final class RotaMetricsJmx {
 
-    static final String QUERY = "Hadoop:service=*,name=RotaSchedulerMetrics";
+  static final String QUERY = "Hadoop:service=*,name=RotaSchedulerMetrics";
 
-    private RotaMetricsJmx() {
-    }
+  private RotaMetricsJmx() {}
 
-    static ObjectName bean() throws Exception {
-        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-        Set<ObjectName> names = server.queryNames(new ObjectName(QUERY), null);
-        if (names.size() != 1) {
-            throw new AssertionError("expected exactly one MBean for " + QUERY + ", found " + names);
-        }
-        return names.iterator().next();
+  static ObjectName bean() throws Exception {
+    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    Set<ObjectName> names = server.queryNames(new ObjectName(QUERY), null);
+    if (names.size() != 1) {
+      throw new AssertionError("expected exactly one MBean for " + QUERY + ", found " + names);
     }
+    return names.iterator().next();
+  }
 
-    static long longAttribute(String name) throws Exception {
-        return ((Number) ManagementFactory.getPlatformMBeanServer().getAttribute(bean(), name)).longValue();
-    }
+  static long longAttribute(String name) throws Exception {
+    return ((Number) ManagementFactory.getPlatformMBeanServer().getAttribute(bean(), name))
+        .longValue();
+  }
 }

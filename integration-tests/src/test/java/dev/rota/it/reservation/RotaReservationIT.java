@@ -1,11 +1,22 @@
 package dev.rota.it.reservation;
 
-import dev.rota.it.ShippedConf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rota.cli.RotaCli;
+import dev.rota.cli.reserve.RdlReservations;
+import dev.rota.core.reservation.rdl.CompilerOptions;
+import dev.rota.it.ShippedConf;
+import dev.rota.workload.AmLaunch;
+import dev.rota.workload.WorkloadClient;
+import dev.rota.workload.WorkloadSpec;
+import dev.rota.yarn.reservation.PlanConversion;
+import dev.rota.yarn.reservation.RdlCarrier;
+import dev.rota.yarn.reservation.RotaPlanner;
+import dev.rota.yarn.reservation.RotaReservationAgent;
+import dev.rota.yarn.reservation.RotaSharingPolicy;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -19,7 +30,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.apache.hadoop.service.Service;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
@@ -44,279 +54,357 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 
-import dev.rota.cli.RotaCli;
-import dev.rota.cli.reserve.RdlReservations;
-import dev.rota.core.reservation.rdl.CompilerOptions;
-import dev.rota.workload.AmLaunch;
-import dev.rota.workload.WorkloadClient;
-import dev.rota.workload.WorkloadSpec;
-import dev.rota.yarn.reservation.PlanConversion;
-import dev.rota.yarn.reservation.RdlCarrier;
-import dev.rota.yarn.reservation.RotaPlanner;
-import dev.rota.yarn.reservation.RotaReservationAgent;
-import dev.rota.yarn.reservation.RotaSharingPolicy;
-
 /**
- * Rayon in a real ResourceManager: a MiniYARNCluster (2 NodeManagers of 4 GiB / 4 vcores) configured
- * verbatim from {@code conf/reservation/} (only the state-store directory moves under target/), the
- * drop-in jar's agent, sharing policy and replanner behind the reservable queue root.dedicated (half of the
- * cluster: 4 bundles of 1 GiB), best-effort work in root.default. Reservations go through {@code rota
- * reserve} (the command itself, then {@link RdlReservations}, the code it runs).
+ * Rayon in a real ResourceManager: a MiniYARNCluster (2 NodeManagers of 4 GiB / 4 vcores)
+ * configured verbatim from {@code conf/reservation/} (only the state-store directory moves under
+ * target/), the drop-in jar's agent, sharing policy and replanner behind the reservable queue
+ * root.dedicated (half of the cluster: 4 bundles of 1 GiB), best-effort work in root.default.
+ * Reservations go through {@code rota reserve} (the command itself, then {@link RdlReservations},
+ * the code it runs).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RotaReservationIT {
 
-    private static final String QUEUE = "dedicated";
-    /** Nested RDL: A (2 wide) beside B (1) for 40 s, then C (2 wide) for 20 s; exactly 60 s, so the placement is forced. */
-    private static final String NESTED = "# the IT's reservation\n"
-            + "window(order(all(atom(<1024,1>, 1, 2, 40, 80), atom(<1024,1>, 1, 1, 40, 40)),\n"
-            + "             atom(<1024,1>, 1, 2, 20, 40)), 0, 60)\n";
+  private static final String QUEUE = "dedicated";
 
-    private static ShippedConf conf;
-    private static MiniYARNCluster yarn;
-    private static Path clientConf;
-    private static YarnClient client;
-    private static ReservationId accepted;
-    private static List<ResourceAllocationRequest> acceptedIntervals;
+  /**
+   * Nested RDL: A (2 wide) beside B (1) for 40 s, then C (2 wide) for 20 s; exactly 60 s, so the
+   * placement is forced.
+   */
+  private static final String NESTED =
+      "# the IT's reservation\n"
+          + "window(order(all(atom(<1024,1>, 1, 2, 40, 80), atom(<1024,1>, 1, 1, 40, 40)),\n"
+          + "             atom(<1024,1>, 1, 2, 20, 40)), 0, 60)\n";
 
-    @BeforeAll
-    static void startCluster() throws Exception {
-        Path work = Path.of("target", "reservation-it", "cluster-" + System.currentTimeMillis()).toAbsolutePath();
-        Files.createDirectories(work);
-        conf = ShippedConf.install("reservation").set(ShippedConf.YARN_SITE,
-                Map.of("yarn.resourcemanager.fs.state-store.uri", work.resolve("rmstore").toUri().toString()));
-        DefaultMetricsSystem.setMiniClusterMode(true);
-        QueueMetrics.clearQueueMetrics();
-        YarnConfiguration c = new YarnConfiguration(); // conf/reservation/yarn-site.xml from the classpath
-        c.setBoolean(YarnConfiguration.YARN_MINICLUSTER_FIXED_PORTS, false);
-        c.setBoolean(YarnConfiguration.TIMELINE_SERVICE_ENABLED, false);
-        c.setBoolean(YarnConfiguration.LOG_AGGREGATION_ENABLED, false);
-        String key = "test.build.data";
-        String previous = System.getProperty(key);
-        System.setProperty(key, work.toString());
-        try {
-            yarn = new MiniYARNCluster("reservation-it", 2, 1, 1);
-        } finally {
-            if (previous == null) {
-                System.clearProperty(key);
-            } else {
-                System.setProperty(key, previous);
-            }
-        }
-        yarn.init(c);
-        yarn.start();
-        assertTrue(yarn.waitForNodeManagersToConnect(60_000), "2 NodeManagers registered");
-        clientConf = Files.createDirectories(work.resolve("client-conf"));
-        try (OutputStream out = Files.newOutputStream(clientConf.resolve("yarn-site.xml"))) {
-            yarn.getConfig().writeXml(out);
-        }
-        client = newClient();
-        await("the plan sees its 4 GiB / 4 vcores", 30, () -> plan().getTotalCapacity().getMemorySize() == 4096
+  private static ShippedConf conf;
+  private static MiniYARNCluster yarn;
+  private static Path clientConf;
+  private static YarnClient client;
+  private static ReservationId accepted;
+  private static List<ResourceAllocationRequest> acceptedIntervals;
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    Path work =
+        Path.of("target", "reservation-it", "cluster-" + System.currentTimeMillis())
+            .toAbsolutePath();
+    Files.createDirectories(work);
+    conf =
+        ShippedConf.install("reservation")
+            .set(
+                ShippedConf.YARN_SITE,
+                Map.of(
+                    "yarn.resourcemanager.fs.state-store.uri",
+                    work.resolve("rmstore").toUri().toString()));
+    DefaultMetricsSystem.setMiniClusterMode(true);
+    QueueMetrics.clearQueueMetrics();
+    YarnConfiguration c =
+        new YarnConfiguration(); // conf/reservation/yarn-site.xml from the classpath
+    c.setBoolean(YarnConfiguration.YARN_MINICLUSTER_FIXED_PORTS, false);
+    c.setBoolean(YarnConfiguration.TIMELINE_SERVICE_ENABLED, false);
+    c.setBoolean(YarnConfiguration.LOG_AGGREGATION_ENABLED, false);
+    String key = "test.build.data";
+    String previous = System.getProperty(key);
+    System.setProperty(key, work.toString());
+    try {
+      yarn = new MiniYARNCluster("reservation-it", 2, 1, 1);
+    } finally {
+      if (previous == null) {
+        System.clearProperty(key);
+      } else {
+        System.setProperty(key, previous);
+      }
+    }
+    yarn.init(c);
+    yarn.start();
+    assertTrue(yarn.waitForNodeManagersToConnect(60_000), "2 NodeManagers registered");
+    clientConf = Files.createDirectories(work.resolve("client-conf"));
+    try (OutputStream out = Files.newOutputStream(clientConf.resolve("yarn-site.xml"))) {
+      yarn.getConfig().writeXml(out);
+    }
+    client = newClient();
+    await(
+        "the plan sees its 4 GiB / 4 vcores",
+        30,
+        () ->
+            plan().getTotalCapacity().getMemorySize() == 4096
                 && plan().getTotalCapacity().getVirtualCores() == 4);
+  }
+
+  @AfterAll
+  static void stopCluster() throws Exception {
+    long t0 = System.currentTimeMillis();
+    if (client != null) {
+      client.close();
     }
-
-    @AfterAll
-    static void stopCluster() throws Exception {
-        long t0 = System.currentTimeMillis();
-        if (client != null) {
-            client.close();
-        }
-        if (yarn != null) {
-            yarn.stop();
-        }
-        if (conf != null) {
-            conf.close();
-        }
-        System.out.printf("[RotaReservationIT] cluster stopped in %.1f s%n", (System.currentTimeMillis() - t0) / 1000.0);
+    if (yarn != null) {
+      yarn.stop();
     }
-
-    private static YarnClient newClient() {
-        YarnClient c = YarnClient.createYarnClient();
-        c.init(new YarnConfiguration(yarn.getConfig()));
-        c.start();
-        return c;
+    if (conf != null) {
+      conf.close();
     }
+    System.out.printf(
+        "[RotaReservationIT] cluster stopped in %.1f s%n",
+        (System.currentTimeMillis() - t0) / 1000.0);
+  }
 
-    private static ResourceManager rm() {
-        return yarn.getResourceManager();
+  private static YarnClient newClient() {
+    YarnClient c = YarnClient.createYarnClient();
+    c.init(new YarnConfiguration(yarn.getConfig()));
+    c.start();
+    return c;
+  }
+
+  private static ResourceManager rm() {
+    return yarn.getResourceManager();
+  }
+
+  private static Plan plan() {
+    return rm().getRMContext().getReservationSystem().getPlan(QUEUE);
+  }
+
+  /** Runs {@code rota reserve ARGS} in this JVM; returns the exit code and what it printed. */
+  private static Map.Entry<Integer, String> rota(String... args) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream before = System.out;
+    PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    java.io.StringWriter err = new java.io.StringWriter();
+    int rc;
+    System.setOut(out);
+    try {
+      var cl = RotaCli.commandLine();
+      cl.setErr(new java.io.PrintWriter(err, true));
+      rc = cl.execute(args);
+    } finally {
+      System.setOut(before);
     }
+    String text = bytes.toString(StandardCharsets.UTF_8) + err;
+    System.out.println(
+        "[RotaReservationIT] rota " + String.join(" ", args) + " -> " + rc + "\n" + text);
+    return Map.entry(rc, text);
+  }
 
-    private static Plan plan() {
-        return rm().getRMContext().getReservationSystem().getPlan(QUEUE);
+  @Test
+  @Order(1)
+  @Timeout(value = 120, unit = TimeUnit.SECONDS)
+  void nestedRdlIsAcceptedAndItsApplicationGetsTheReservedContainersWhileBestEffortUsesTheRest()
+      throws Exception {
+    assertTrue(plan().getReservationAgent() instanceof RotaReservationAgent);
+    assertTrue(plan().getSharingPolicy() instanceof RotaSharingPolicy);
+    assertTrue(plan().getReplanner() instanceof RotaPlanner);
+
+    Path rdl = clientConf.getParent().resolve("nested.rdl");
+    Files.writeString(rdl, NESTED);
+    Map.Entry<Integer, String> r =
+        rota("reserve", rdl.toString(), "--queue", QUEUE, "--conf", clientConf.toString());
+    assertEquals(0, r.getKey(), r.getValue());
+    assertTrue(r.getValue().startsWith("accepted reservation_"), r.getValue());
+    List<ReservationAllocationState> listed = new RdlReservations(client).list(QUEUE, "");
+    assertEquals(1, listed.size());
+    ReservationAllocationState state = listed.get(0);
+    accepted = state.getReservationId();
+    long arrival = state.getReservationDefinition().getArrival();
+    acceptedIntervals = sorted(state.getResourceAllocationRequests());
+    // forced placement: 3 bundles over [0, 40) s, 2 over [40, 60) s
+    assertEquals(2, acceptedIntervals.size(), acceptedIntervals.toString());
+    assertEquals(
+        List.of(arrival, arrival + 40_000, 3072L),
+        List.of(
+            acceptedIntervals.get(0).getStartTime(),
+            acceptedIntervals.get(0).getEndTime(),
+            acceptedIntervals.get(0).getCapability().getMemorySize()));
+    assertEquals(
+        List.of(arrival + 40_000, arrival + 60_000, 2048L),
+        List.of(
+            acceptedIntervals.get(1).getStartTime(),
+            acceptedIntervals.get(1).getEndTime(),
+            acceptedIntervals.get(1).getCapability().getMemorySize()));
+    assertTrue(r.getValue().contains("order[0].all[1].atom: [0, 40) x 1"), r.getValue());
+
+    // best-effort first, then the reserved application once the PlanFollower has made the
+    // reservation's queue;
+    // an application names the plan queue by its full path (CapacityScheduler compares it with the
+    // path)
+    WorkloadClient workloads = new WorkloadClient(client, AmLaunch.sameJvm(clientConf));
+    ApplicationId bestEffort =
+        workloads.submit(
+            WorkloadSpec.simple(
+                "best-effort", "default", 1024, 1, Collections.nCopies(6, 12_000L)));
+    await(
+        "the reservation's queue exists",
+        30,
+        () ->
+            ((org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler)
+                        rm().getResourceScheduler())
+                    .getQueue(accepted.toString())
+                != null);
+    ApplicationId reserved =
+        workloads.submit(
+            WorkloadSpec.simple(
+                    "reserved", "root." + QUEUE, 1024, 1, Collections.nCopies(3, 15_000L))
+                .withReservation(accepted.toString()));
+
+    List<int[]> samples = new ArrayList<>(); // {reserved containers, best-effort containers}
+    java.util.Set<String> schedulerQueues = new java.util.TreeSet<>();
+    long deadline = System.currentTimeMillis() + 100_000;
+    while (!(done(reserved) && done(bestEffort))) {
+      assertTrue(System.currentTimeMillis() < deadline, "both applications finish within 100 s");
+      samples.add(new int[] {used(reserved), used(bestEffort)});
+      var app =
+          ((org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler)
+                  rm().getResourceScheduler())
+              .getSchedulerApplications()
+              .get(reserved);
+      if (app != null && app.getQueue() != null) {
+        schedulerQueues.add(app.getQueue().getQueueName());
+      }
+      Thread.sleep(250);
     }
+    assertSucceeded(reserved);
+    assertSucceeded(bestEffort);
+    assertEquals(
+        java.util.Set.of(accepted.toString()), schedulerQueues, "ran in the reservation's queue");
+    int bothAtOnce = samples.stream().filter(s -> s[0] >= 4 && s[1] >= 3).mapToInt(s -> 1).sum();
+    System.out.println(
+        "[RotaReservationIT] samples {reserved, best-effort} containers: "
+            + samples.stream()
+                .map(s -> s[0] + "/" + s[1])
+                .reduce((a, b) -> a + " " + b)
+                .orElse(""));
+    // the AM plus all 3 reserved 1 GiB bundles, while the best-effort application holds its AM and
+    // 2+ tasks
+    assertTrue(
+        bothAtOnce > 0,
+        "the reserved application held >= 4 containers (AM + 3 reserved bundles) while the "
+            + "best-effort application held >= 3");
+  }
 
-    /** Runs {@code rota reserve ARGS} in this JVM; returns the exit code and what it printed. */
-    private static Map.Entry<Integer, String> rota(String... args) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        PrintStream before = System.out;
-        PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-        java.io.StringWriter err = new java.io.StringWriter();
-        int rc;
-        System.setOut(out);
-        try {
-            var cl = RotaCli.commandLine();
-            cl.setErr(new java.io.PrintWriter(err, true));
-            rc = cl.execute(args);
-        } finally {
-            System.setOut(before);
-        }
-        String text = bytes.toString(StandardCharsets.UTF_8) + err;
-        System.out.println("[RotaReservationIT] rota " + String.join(" ", args) + " -> " + rc + "\n" + text);
-        return Map.entry(rc, text);
+  @Test
+  @Order(2)
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void infeasibleAndMalformedReservationsAreRejectedWithAClearReasonAndThePlanIsUnchanged()
+      throws Exception {
+    int before = plan().getAllReservations().size();
+    Path gang = clientConf.getParent().resolve("too-wide.rdl");
+    // nested (no one-level form), so Hadoop's validator lets it through to Rota's agent: a gang of
+    // 5 on a 4-bundle plan
+    Files.writeString(
+        gang,
+        "window(order(all(atom(<1024,1>,1,1,5,5), atom(<1024,1>,1,1,5,5)), atom(<1024,1>,5,5,10,50)), 0, 100)");
+    Map.Entry<Integer, String> r =
+        rota("reserve", gang.toString(), "--queue", QUEUE, "--conf", clientConf.toString());
+    assertEquals(1, r.getKey(), r.getValue());
+    assertTrue(r.getValue().startsWith("rejected reservation_"), r.getValue());
+    assertTrue(
+        r.getValue().contains("NO_CAPACITY")
+            && r.getValue().contains("order[1].atom")
+            && r.getValue().contains("g = 5"),
+        r.getValue());
+
+    Path bad = clientConf.getParent().resolve("bad.rdl");
+    Files.writeString(bad, "window(atom(<1024,1>, 5, 4, 10, 40), 0, 20)");
+    Map.Entry<Integer, String> b =
+        rota("reserve", bad.toString(), "--queue", QUEUE, "--conf", clientConf.toString());
+    assertEquals(2, b.getKey(), b.getValue());
+    assertTrue(b.getValue().contains("window.atom: g = 5 > h = 4"), b.getValue());
+    assertEquals(before, plan().getAllReservations().size(), "the plan is unchanged");
+  }
+
+  @Test
+  @Order(3)
+  @Timeout(value = 90, unit = TimeUnit.SECONDS)
+  void afterAResourceManagerRestartTheAcceptedReservationIsStillThere() throws Exception {
+    assertNotNull(accepted, "test 1 accepted a reservation");
+    // a second, later reservation through the same client code, still in the future at the restart
+    RdlReservations.Prepared later =
+        RdlReservations.prepare(
+            "window(any(atom(<1024,1>,2,2,30,60), atom(<1024,1>,1,1,60,60)), 100, 400)",
+            "later.rdl",
+            1000,
+            System.currentTimeMillis(),
+            2000);
+    RdlReservations.Outcome o = new RdlReservations(client).submit(later, QUEUE);
+    assertTrue(o instanceof RdlReservations.Accepted, o.toString());
+    ReservationId second = ((RdlReservations.Accepted) o).id();
+    ReservationAllocation secondBefore = plan().getReservationById(second);
+
+    client.close();
+    long t0 = System.currentTimeMillis();
+    // MiniYARNCluster's in-process NodeManagers stay bound to the old ResourceManager object and
+    // would only
+    // retry against it; this test needs the plan, not the nodes (RotaPlanner keeps a zero-capacity
+    // plan as is)
+    for (int i = 0; i < 2; i++) {
+      yarn.getNodeManager(i).stop();
     }
+    yarn.restartResourceManager(0);
+    await("the ResourceManager is back", 60, () -> rm().getServiceState() == Service.STATE.STARTED);
+    client = newClient();
+    List<ReservationAllocationState> after = new RdlReservations(client).list(QUEUE, "");
+    System.out.printf(
+        "[RotaReservationIT] RM restarted and listed in %.1f s%n",
+        (System.currentTimeMillis() - t0) / 1000.0);
+    List<String> ids = after.stream().map(s -> s.getReservationId().toString()).sorted().toList();
+    assertEquals(List.of(accepted.toString(), second.toString()).stream().sorted().toList(), ids);
+    ReservationAllocationState first =
+        after.stream().filter(s -> s.getReservationId().equals(accepted)).findFirst().orElseThrow();
+    assertEquals(
+        acceptedIntervals,
+        sorted(first.getResourceAllocationRequests()),
+        "same intervals after recovery");
 
-    @Test
-    @Order(1)
-    @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void nestedRdlIsAcceptedAndItsApplicationGetsTheReservedContainersWhileBestEffortUsesTheRest() throws Exception {
-        assertTrue(plan().getReservationAgent() instanceof RotaReservationAgent);
-        assertTrue(plan().getSharingPolicy() instanceof RotaSharingPolicy);
-        assertTrue(plan().getReplanner() instanceof RotaPlanner);
+    // recovered into the new RM's plan, with Rota's per-atom leases: the replanner can still move
+    // it
+    ReservationAllocation recovered = plan().getReservationById(second);
+    assertNotNull(recovered);
+    assertEquals(secondBefore.getAllocationRequests(), recovered.getAllocationRequests());
+    assertTrue(
+        RdlCarrier.placement(recovered.getReservationDefinition().getReservationName())
+            .isPresent());
+    assertFalse(
+        PlanConversion.convert(recovered, plan().getStep(), CompilerOptions.DEFAULT).pinned());
+    Map.Entry<Integer, String> list =
+        rota("reserve", "--list", "--queue", QUEUE, "--conf", clientConf.toString());
+    assertEquals(0, list.getKey());
+    assertTrue(list.getValue().startsWith("2 reservation(s) in queue dedicated"), list.getValue());
+  }
 
-        Path rdl = clientConf.getParent().resolve("nested.rdl");
-        Files.writeString(rdl, NESTED);
-        Map.Entry<Integer, String> r = rota("reserve", rdl.toString(), "--queue", QUEUE, "--conf", clientConf.toString());
-        assertEquals(0, r.getKey(), r.getValue());
-        assertTrue(r.getValue().startsWith("accepted reservation_"), r.getValue());
-        List<ReservationAllocationState> listed = new RdlReservations(client).list(QUEUE, "");
-        assertEquals(1, listed.size());
-        ReservationAllocationState state = listed.get(0);
-        accepted = state.getReservationId();
-        long arrival = state.getReservationDefinition().getArrival();
-        acceptedIntervals = sorted(state.getResourceAllocationRequests());
-        // forced placement: 3 bundles over [0, 40) s, 2 over [40, 60) s
-        assertEquals(2, acceptedIntervals.size(), acceptedIntervals.toString());
-        assertEquals(List.of(arrival, arrival + 40_000, 3072L), List.of(acceptedIntervals.get(0).getStartTime(),
-                acceptedIntervals.get(0).getEndTime(), acceptedIntervals.get(0).getCapability().getMemorySize()));
-        assertEquals(List.of(arrival + 40_000, arrival + 60_000, 2048L), List.of(acceptedIntervals.get(1).getStartTime(),
-                acceptedIntervals.get(1).getEndTime(), acceptedIntervals.get(1).getCapability().getMemorySize()));
-        assertTrue(r.getValue().contains("order[0].all[1].atom: [0, 40) x 1"), r.getValue());
+  private static List<ResourceAllocationRequest> sorted(List<ResourceAllocationRequest> rs) {
+    List<ResourceAllocationRequest> out = new ArrayList<>(rs);
+    out.sort(Comparator.comparingLong(ResourceAllocationRequest::getStartTime));
+    return out;
+  }
 
-        // best-effort first, then the reserved application once the PlanFollower has made the reservation's queue;
-        // an application names the plan queue by its full path (CapacityScheduler compares it with the path)
-        WorkloadClient workloads = new WorkloadClient(client, AmLaunch.sameJvm(clientConf));
-        ApplicationId bestEffort = workloads.submit(WorkloadSpec.simple("best-effort", "default", 1024, 1,
-                Collections.nCopies(6, 12_000L)));
-        await("the reservation's queue exists", 30, () -> ((org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler)
-                rm().getResourceScheduler()).getQueue(accepted.toString()) != null);
-        ApplicationId reserved = workloads.submit(WorkloadSpec.simple("reserved", "root." + QUEUE, 1024, 1,
-                Collections.nCopies(3, 15_000L)).withReservation(accepted.toString()));
+  private static boolean done(ApplicationId app) throws Exception {
+    YarnApplicationState s = client.getApplicationReport(app).getYarnApplicationState();
+    return s == YarnApplicationState.FINISHED
+        || s == YarnApplicationState.FAILED
+        || s == YarnApplicationState.KILLED;
+  }
 
-        List<int[]> samples = new ArrayList<>(); // {reserved containers, best-effort containers}
-        java.util.Set<String> schedulerQueues = new java.util.TreeSet<>();
-        long deadline = System.currentTimeMillis() + 100_000;
-        while (!(done(reserved) && done(bestEffort))) {
-            assertTrue(System.currentTimeMillis() < deadline, "both applications finish within 100 s");
-            samples.add(new int[] {used(reserved), used(bestEffort)});
-            var app = ((org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler)
-                    rm().getResourceScheduler()).getSchedulerApplications().get(reserved);
-            if (app != null && app.getQueue() != null) {
-                schedulerQueues.add(app.getQueue().getQueueName());
-            }
-            Thread.sleep(250);
-        }
-        assertSucceeded(reserved);
-        assertSucceeded(bestEffort);
-        assertEquals(java.util.Set.of(accepted.toString()), schedulerQueues, "ran in the reservation's queue");
-        int bothAtOnce = samples.stream().filter(s -> s[0] >= 4 && s[1] >= 3).mapToInt(s -> 1).sum();
-        System.out.println("[RotaReservationIT] samples {reserved, best-effort} containers: "
-                + samples.stream().map(s -> s[0] + "/" + s[1]).reduce((a, b) -> a + " " + b).orElse(""));
-        // the AM plus all 3 reserved 1 GiB bundles, while the best-effort application holds its AM and 2+ tasks
-        assertTrue(bothAtOnce > 0, "the reserved application held >= 4 containers (AM + 3 reserved bundles) while the "
-                + "best-effort application held >= 3");
+  private static int used(ApplicationId app) throws Exception {
+    ApplicationReport r = client.getApplicationReport(app);
+    return r.getApplicationResourceUsageReport() == null
+        ? 0
+        : r.getApplicationResourceUsageReport().getNumUsedContainers();
+  }
+
+  private static void assertSucceeded(ApplicationId app) throws Exception {
+    ApplicationReport r = client.getApplicationReport(app);
+    assertEquals(
+        FinalApplicationStatus.SUCCEEDED,
+        r.getFinalApplicationStatus(),
+        app + ": " + r.getDiagnostics());
+  }
+
+  private static void await(String what, int seconds, BooleanSupplier condition)
+      throws InterruptedException {
+    long deadline = System.currentTimeMillis() + seconds * 1000L;
+    while (!condition.getAsBoolean()) {
+      if (System.currentTimeMillis() > deadline) {
+        throw new AssertionError("timed out after " + seconds + " s waiting until " + what);
+      }
+      Thread.sleep(100);
     }
-
-    @Test
-    @Order(2)
-    @Timeout(value = 60, unit = TimeUnit.SECONDS)
-    void infeasibleAndMalformedReservationsAreRejectedWithAClearReasonAndThePlanIsUnchanged() throws Exception {
-        int before = plan().getAllReservations().size();
-        Path gang = clientConf.getParent().resolve("too-wide.rdl");
-        // nested (no one-level form), so Hadoop's validator lets it through to Rota's agent: a gang of 5 on a 4-bundle plan
-        Files.writeString(gang, "window(order(all(atom(<1024,1>,1,1,5,5), atom(<1024,1>,1,1,5,5)), atom(<1024,1>,5,5,10,50)), 0, 100)");
-        Map.Entry<Integer, String> r = rota("reserve", gang.toString(), "--queue", QUEUE, "--conf", clientConf.toString());
-        assertEquals(1, r.getKey(), r.getValue());
-        assertTrue(r.getValue().startsWith("rejected reservation_"), r.getValue());
-        assertTrue(r.getValue().contains("NO_CAPACITY") && r.getValue().contains("order[1].atom")
-                && r.getValue().contains("g = 5"), r.getValue());
-
-        Path bad = clientConf.getParent().resolve("bad.rdl");
-        Files.writeString(bad, "window(atom(<1024,1>, 5, 4, 10, 40), 0, 20)");
-        Map.Entry<Integer, String> b = rota("reserve", bad.toString(), "--queue", QUEUE, "--conf", clientConf.toString());
-        assertEquals(2, b.getKey(), b.getValue());
-        assertTrue(b.getValue().contains("window.atom: g = 5 > h = 4"), b.getValue());
-        assertEquals(before, plan().getAllReservations().size(), "the plan is unchanged");
-    }
-
-    @Test
-    @Order(3)
-    @Timeout(value = 90, unit = TimeUnit.SECONDS)
-    void afterAResourceManagerRestartTheAcceptedReservationIsStillThere() throws Exception {
-        assertNotNull(accepted, "test 1 accepted a reservation");
-        // a second, later reservation through the same client code, still in the future at the restart
-        RdlReservations.Prepared later = RdlReservations.prepare("window(any(atom(<1024,1>,2,2,30,60), atom(<1024,1>,1,1,60,60)), 100, 400)",
-                "later.rdl", 1000, System.currentTimeMillis(), 2000);
-        RdlReservations.Outcome o = new RdlReservations(client).submit(later, QUEUE);
-        assertTrue(o instanceof RdlReservations.Accepted, o.toString());
-        ReservationId second = ((RdlReservations.Accepted) o).id();
-        ReservationAllocation secondBefore = plan().getReservationById(second);
-
-        client.close();
-        long t0 = System.currentTimeMillis();
-        // MiniYARNCluster's in-process NodeManagers stay bound to the old ResourceManager object and would only
-        // retry against it; this test needs the plan, not the nodes (RotaPlanner keeps a zero-capacity plan as is)
-        for (int i = 0; i < 2; i++) {
-            yarn.getNodeManager(i).stop();
-        }
-        yarn.restartResourceManager(0);
-        await("the ResourceManager is back", 60, () -> rm().getServiceState() == Service.STATE.STARTED);
-        client = newClient();
-        List<ReservationAllocationState> after = new RdlReservations(client).list(QUEUE, "");
-        System.out.printf("[RotaReservationIT] RM restarted and listed in %.1f s%n", (System.currentTimeMillis() - t0) / 1000.0);
-        List<String> ids = after.stream().map(s -> s.getReservationId().toString()).sorted().toList();
-        assertEquals(List.of(accepted.toString(), second.toString()).stream().sorted().toList(), ids);
-        ReservationAllocationState first = after.stream().filter(s -> s.getReservationId().equals(accepted)).findFirst().orElseThrow();
-        assertEquals(acceptedIntervals, sorted(first.getResourceAllocationRequests()), "same intervals after recovery");
-
-        // recovered into the new RM's plan, with Rota's per-atom leases: the replanner can still move it
-        ReservationAllocation recovered = plan().getReservationById(second);
-        assertNotNull(recovered);
-        assertEquals(secondBefore.getAllocationRequests(), recovered.getAllocationRequests());
-        assertTrue(RdlCarrier.placement(recovered.getReservationDefinition().getReservationName()).isPresent());
-        assertFalse(PlanConversion.convert(recovered, plan().getStep(), CompilerOptions.DEFAULT).pinned());
-        Map.Entry<Integer, String> list = rota("reserve", "--list", "--queue", QUEUE, "--conf", clientConf.toString());
-        assertEquals(0, list.getKey());
-        assertTrue(list.getValue().startsWith("2 reservation(s) in queue dedicated"), list.getValue());
-    }
-
-    private static List<ResourceAllocationRequest> sorted(List<ResourceAllocationRequest> rs) {
-        List<ResourceAllocationRequest> out = new ArrayList<>(rs);
-        out.sort(Comparator.comparingLong(ResourceAllocationRequest::getStartTime));
-        return out;
-    }
-
-    private static boolean done(ApplicationId app) throws Exception {
-        YarnApplicationState s = client.getApplicationReport(app).getYarnApplicationState();
-        return s == YarnApplicationState.FINISHED || s == YarnApplicationState.FAILED || s == YarnApplicationState.KILLED;
-    }
-
-    private static int used(ApplicationId app) throws Exception {
-        ApplicationReport r = client.getApplicationReport(app);
-        return r.getApplicationResourceUsageReport() == null ? 0 : r.getApplicationResourceUsageReport().getNumUsedContainers();
-    }
-
-    private static void assertSucceeded(ApplicationId app) throws Exception {
-        ApplicationReport r = client.getApplicationReport(app);
-        assertEquals(FinalApplicationStatus.SUCCEEDED, r.getFinalApplicationStatus(), app + ": " + r.getDiagnostics());
-    }
-
-    private static void await(String what, int seconds, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + seconds * 1000L;
-        while (!condition.getAsBoolean()) {
-            if (System.currentTimeMillis() > deadline) {
-                throw new AssertionError("timed out after " + seconds + " s waiting until " + what);
-            }
-            Thread.sleep(100);
-        }
-    }
+  }
 }

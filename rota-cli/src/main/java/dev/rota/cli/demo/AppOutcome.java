@@ -26,7 +26,8 @@ public record AppOutcome(
     String diagnostics) {
 
   public boolean succeeded() {
-    return state == YarnApplicationState.FINISHED && finalStatus == FinalApplicationStatus.SUCCEEDED;
+    return state == YarnApplicationState.FINISHED
+        && finalStatus == FinalApplicationStatus.SUCCEEDED;
   }
 
   public boolean finished() {

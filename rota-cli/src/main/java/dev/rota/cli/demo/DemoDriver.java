@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Submits planned jobs at their arrival times and waits for all of them, in one thread: every
- * {@value #POLL_MS} ms it submits the jobs that are due and polls the RM for the ones still running.
- * Applications still running at the timeout are killed and reported as such.
+ * {@value #POLL_MS} ms it submits the jobs that are due and polls the RM for the ones still
+ * running. Applications still running at the timeout are killed and reported as such.
  */
 public final class DemoDriver {
   /** Submission and polling period in milliseconds. */
@@ -28,7 +28,8 @@ public final class DemoDriver {
 
   private static final Logger LOG = LoggerFactory.getLogger(DemoDriver.class);
   private static final Set<YarnApplicationState> TERMINAL =
-      EnumSet.of(YarnApplicationState.FINISHED, YarnApplicationState.FAILED, YarnApplicationState.KILLED);
+      EnumSet.of(
+          YarnApplicationState.FINISHED, YarnApplicationState.FAILED, YarnApplicationState.KILLED);
 
   private final YarnClient yarn;
   private final WorkloadClient client;
@@ -59,8 +60,13 @@ public final class DemoDriver {
         PlannedJob j = jobs.get(submitted);
         ids[submitted] = client.submit(j.spec());
         submittedAt[submitted] = seconds(originNanos);
-        LOG.info("t={}s submitted {} ({} tasks, {} stages) as {}", fmt(submittedAt[submitted]), j.spec().jobId(),
-            j.spec().taskCount(), j.spec().stages().size(), ids[submitted]);
+        LOG.info(
+            "t={}s submitted {} ({} tasks, {} stages) as {}",
+            fmt(submittedAt[submitted]),
+            j.spec().jobId(),
+            j.spec().taskCount(),
+            j.spec().stages().size(),
+            ids[submitted]);
         submitted++;
       }
       for (int i = 0; i < submitted; i++) {
@@ -70,8 +76,13 @@ public final class DemoDriver {
         last[i] = yarn.getApplicationReport(ids[i]);
         if (TERMINAL.contains(last[i].getYarnApplicationState())) {
           done++;
-          LOG.info("t={}s {} {} {} {} after {}s", fmt(seconds(originNanos)), jobs.get(i).spec().jobId(), ids[i],
-              last[i].getYarnApplicationState(), last[i].getFinalApplicationStatus(),
+          LOG.info(
+              "t={}s {} {} {} {} after {}s",
+              fmt(seconds(originNanos)),
+              jobs.get(i).spec().jobId(),
+              ids[i],
+              last[i].getYarnApplicationState(),
+              last[i].getFinalApplicationStatus(),
               fmt((last[i].getFinishTime() - last[i].getStartTime()) / 1000.0));
         }
       }
@@ -87,22 +98,45 @@ public final class DemoDriver {
     List<AppOutcome> out = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       ApplicationReport r = last[i];
-      out.add(r == null
-          ? new AppOutcome(jobs.get(i), "-", Double.NaN, 0, 0, YarnApplicationState.NEW, FinalApplicationStatus.UNDEFINED,
-              "never submitted: the demo timed out after " + timeout.toSeconds() + " s")
-          : new AppOutcome(jobs.get(i), ids[i].toString(), submittedAt[i], r.getStartTime(), r.getFinishTime(),
-              r.getYarnApplicationState(), r.getFinalApplicationStatus(),
-              r.getDiagnostics() == null ? "" : r.getDiagnostics().strip()));
+      out.add(
+          r == null
+              ? new AppOutcome(
+                  jobs.get(i),
+                  "-",
+                  Double.NaN,
+                  0,
+                  0,
+                  YarnApplicationState.NEW,
+                  FinalApplicationStatus.UNDEFINED,
+                  "never submitted: the demo timed out after " + timeout.toSeconds() + " s")
+              : new AppOutcome(
+                  jobs.get(i),
+                  ids[i].toString(),
+                  submittedAt[i],
+                  r.getStartTime(),
+                  r.getFinishTime(),
+                  r.getYarnApplicationState(),
+                  r.getFinalApplicationStatus(),
+                  r.getDiagnostics() == null ? "" : r.getDiagnostics().strip()));
     }
     return out;
   }
 
-  private void killUnfinished(List<PlannedJob> jobs, ApplicationId[] ids, ApplicationReport[] last, int submitted,
-      Duration timeout) throws IOException, YarnException {
+  private void killUnfinished(
+      List<PlannedJob> jobs,
+      ApplicationId[] ids,
+      ApplicationReport[] last,
+      int submitted,
+      Duration timeout)
+      throws IOException, YarnException {
     for (int i = 0; i < submitted; i++) {
       if (!TERMINAL.contains(last[i].getYarnApplicationState())) {
-        LOG.warn("{} ({}) still {} after the {} s timeout; killing it", jobs.get(i).spec().jobId(), ids[i],
-            last[i].getYarnApplicationState(), timeout.toSeconds());
+        LOG.warn(
+            "{} ({}) still {} after the {} s timeout; killing it",
+            jobs.get(i).spec().jobId(),
+            ids[i],
+            last[i].getYarnApplicationState(),
+            timeout.toSeconds());
         yarn.killApplication(ids[i], "rota demo timed out after " + timeout.toSeconds() + " s");
         last[i] = yarn.getApplicationReport(ids[i]);
       }

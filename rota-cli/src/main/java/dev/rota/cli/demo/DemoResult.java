@@ -51,7 +51,10 @@ public record DemoResult(
 
   /** Latencies of the applications that finished (whatever their status), in seconds. */
   public double[] latencies() {
-    return apps.stream().filter(AppOutcome::finished).mapToDouble(AppOutcome::latencySeconds).toArray();
+    return apps.stream()
+        .filter(AppOutcome::finished)
+        .mapToDouble(AppOutcome::latencySeconds)
+        .toArray();
   }
 
   /** First submission to last finish as the RM saw them, in seconds; NaN if nothing finished. */
@@ -67,8 +70,13 @@ public record DemoResult(
     return last == 0 ? Double.NaN : (last - first) / 1000.0;
   }
 
-  /** Mean allocated share of memory ({@code memory=true}) or vcores over the samples; NaN if none. */
+  /**
+   * Mean allocated share of memory ({@code memory=true}) or vcores over the samples; NaN if none.
+   */
   public double meanUtilization(boolean memory) {
-    return utilization.stream().mapToDouble(s -> memory ? s.memory() : s.vcores()).average().orElse(Double.NaN);
+    return utilization.stream()
+        .mapToDouble(s -> memory ? s.memory() : s.vcores())
+        .average()
+        .orElse(Double.NaN);
   }
 }

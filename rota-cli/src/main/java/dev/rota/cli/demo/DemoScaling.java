@@ -4,8 +4,8 @@ package dev.rota.cli.demo;
  * How a trace is shrunk into a demo workload that real YARN runs in a couple of minutes.
  *
  * @param jobs how many jobs to take from the head of the trace (at least 1)
- * @param timeScale trace seconds per demo second (&gt; 0): a 15 s trace task sleeps 1.5 s at scale 10,
- *     and arrival gaps shrink by the same factor
+ * @param timeScale trace seconds per demo second (&gt; 0): a 15 s trace task sleeps 1.5 s at scale
+ *     10, and arrival gaps shrink by the same factor
  * @param maxTasksPerJob at most this many tasks per job (at least 1); larger jobs keep an evenly
  *     spaced subset of each stage's tasks, with every stage keeping at least one
  * @param minSleepSeconds a scaled task shorter than this sleeps this long (&ge; 0)
@@ -32,17 +32,24 @@ public record DemoScaling(
       throw new IllegalArgumentException("--jobs must be at least 1, got " + jobs);
     }
     if (!(timeScale > 0) || Double.isInfinite(timeScale)) {
-      throw new IllegalArgumentException("--time-scale must be a positive number, got " + timeScale);
+      throw new IllegalArgumentException(
+          "--time-scale must be a positive number, got " + timeScale);
     }
     if (maxTasksPerJob < 1) {
       throw new IllegalArgumentException("--max-tasks must be at least 1, got " + maxTasksPerJob);
     }
-    if (!(minSleepSeconds >= 0) || !(maxSleepSeconds >= minSleepSeconds) || Double.isInfinite(maxSleepSeconds)) {
+    if (!(minSleepSeconds >= 0)
+        || !(maxSleepSeconds >= minSleepSeconds)
+        || Double.isInfinite(maxSleepSeconds)) {
       throw new IllegalArgumentException(
-          "task sleep bounds must satisfy 0 <= min <= max, got " + minSleepSeconds + " and " + maxSleepSeconds);
+          "task sleep bounds must satisfy 0 <= min <= max, got "
+              + minSleepSeconds
+              + " and "
+              + maxSleepSeconds);
     }
     if (!(maxArrivalSpreadSeconds >= 0) || Double.isInfinite(maxArrivalSpreadSeconds)) {
-      throw new IllegalArgumentException("arrival spread must be finite and >= 0, got " + maxArrivalSpreadSeconds);
+      throw new IllegalArgumentException(
+          "arrival spread must be finite and >= 0, got " + maxArrivalSpreadSeconds);
     }
   }
 

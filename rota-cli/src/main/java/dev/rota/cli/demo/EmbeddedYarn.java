@@ -20,17 +20,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An embedded YARN cluster (one ResourceManager, {@code nodes} NodeManagers in this JVM) whose RM is
- * configured from an operator's configuration directory, e.g. the repository's {@code conf/}.
+ * An embedded YARN cluster (one ResourceManager, {@code nodes} NodeManagers in this JVM) whose RM
+ * is configured from an operator's configuration directory, e.g. the repository's {@code conf/}.
  *
- * <p>Configuration: {@code <confDir>/yarn-site.xml} and {@code <confDir>/capacity-scheduler.xml} are
- * added as resources, and the configuration's class loader serves every file of {@code confDir}
- * before the classpath's copies, so that the RM's own look-ups of {@code yarn-site.xml} and
- * {@code capacity-scheduler.xml} (and a later {@code refreshQueues}) read {@code confDir} too, not
- * the copies inside Hadoop's test jars. On top, only what an in-process cluster needs is set:
- * ephemeral ports, the NodeManagers' size (the configuration's unless the {@link Shape} gives one,
- * because MiniYARNCluster would otherwise impose 4 GiB), no physical/virtual memory enforcement, no RM
- * or NM recovery, no timeline service, no log aggregation, no NM web UI, container logs kept on disk
+ * <p>Configuration: {@code <confDir>/yarn-site.xml} and {@code <confDir>/capacity-scheduler.xml}
+ * are added as resources, and the configuration's class loader serves every file of {@code confDir}
+ * before the classpath's copies, so that the RM's own look-ups of {@code yarn-site.xml} and {@code
+ * capacity-scheduler.xml} (and a later {@code refreshQueues}) read {@code confDir} too, not the
+ * copies inside Hadoop's test jars. On top, only what an in-process cluster needs is set: ephemeral
+ * ports, the NodeManagers' size (the configuration's unless the {@link Shape} gives one, because
+ * MiniYARNCluster would otherwise impose 4 GiB), no physical/virtual memory enforcement, no RM or
+ * NM recovery, no timeline service, no log aggregation, no NM web UI, container logs kept on disk
  * (and not waited for at shutdown), and metrics in mini-cluster mode.
  *
  * <p>The cluster's working directories (NM local and log dirs, i.e. container logs) are under
@@ -50,10 +50,10 @@ public final class EmbeddedYarn implements AutoCloseable {
    * Cluster shape.
    *
    * @param nodes number of NodeManagers (1 to 16)
-   * @param nodeMemoryMb memory each NodeManager offers, in MiB; 0 = the configuration's
-   *     {@code yarn.nodemanager.resource.memory-mb} ({@value #FALLBACK_NODE_MEMORY_MB} if unset)
-   * @param nodeVcores vcores each NodeManager offers; 0 = the configuration's
-   *     {@code yarn.nodemanager.resource.cpu-vcores} ({@value #FALLBACK_NODE_VCORES} if unset)
+   * @param nodeMemoryMb memory each NodeManager offers, in MiB; 0 = the configuration's {@code
+   *     yarn.nodemanager.resource.memory-mb} ({@value #FALLBACK_NODE_MEMORY_MB} if unset)
+   * @param nodeVcores vcores each NodeManager offers; 0 = the configuration's {@code
+   *     yarn.nodemanager.resource.cpu-vcores} ({@value #FALLBACK_NODE_VCORES} if unset)
    * @param startTimeout how long to wait for the NodeManagers to register; default 60 s
    */
   public record Shape(int nodes, int nodeMemoryMb, int nodeVcores, Duration startTimeout) {
@@ -77,6 +77,7 @@ public final class EmbeddedYarn implements AutoCloseable {
 
   /** NodeManager memory when neither the shape nor the configuration gives one, in MiB. */
   public static final int FALLBACK_NODE_MEMORY_MB = 4096;
+
   /** NodeManager vcores when neither the shape nor the configuration gives them. */
   public static final int FALLBACK_NODE_VCORES = 4;
 
@@ -105,7 +106,11 @@ public final class EmbeddedYarn implements AutoCloseable {
       cluster.init(conf);
       cluster.start();
       if (!cluster.waitForNodeManagersToConnect(shape.startTimeout().toMillis())) {
-        throw new IOException(shape.nodes() + " NodeManagers did not register within " + shape.startTimeout().toSeconds() + " s");
+        throw new IOException(
+            shape.nodes()
+                + " NodeManagers did not register within "
+                + shape.startTimeout().toSeconds()
+                + " s");
       }
       clientDir = Files.createTempDirectory("rota-yarn-client-conf");
       try (OutputStream out = Files.newOutputStream(clientDir.resolve(YARN_SITE))) {
@@ -118,8 +123,14 @@ public final class EmbeddedYarn implements AutoCloseable {
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();
       }
-      throw new IOException("embedded YARN cluster failed to start (configuration " + confDir.toAbsolutePath()
-          + ", working directory " + workDir.toAbsolutePath() + "): " + rootMessage(e), e);
+      throw new IOException(
+          "embedded YARN cluster failed to start (configuration "
+              + confDir.toAbsolutePath()
+              + ", working directory "
+              + workDir.toAbsolutePath()
+              + "): "
+              + rootMessage(e),
+          e);
     }
   }
 
@@ -127,7 +138,8 @@ public final class EmbeddedYarn implements AutoCloseable {
   static Configuration configuration(Path confDir, Shape shape) throws IOException {
     requireConfFiles(confDir);
     YarnConfiguration conf = new YarnConfiguration();
-    conf.setClassLoader(new ConfDirFirstLoader(confDir.toAbsolutePath(), EmbeddedYarn.class.getClassLoader()));
+    conf.setClassLoader(
+        new ConfDirFirstLoader(confDir.toAbsolutePath(), EmbeddedYarn.class.getClassLoader()));
     conf.addResource(new org.apache.hadoop.fs.Path(confDir.resolve(YARN_SITE).toUri()));
     conf.addResource(new org.apache.hadoop.fs.Path(confDir.resolve(CAPACITY_SCHEDULER).toUri()));
 
@@ -139,8 +151,14 @@ public final class EmbeddedYarn implements AutoCloseable {
     conf.set(YarnConfiguration.NM_WEBAPP_ADDRESS, host + ":0");
     conf.set(YarnConfiguration.NM_COLLECTOR_SERVICE_ADDRESS, host + ":0");
     conf.set(YarnConfiguration.AMRM_PROXY_ADDRESS, host + ":0");
-    int memory = shape.nodeMemoryMb() > 0 ? shape.nodeMemoryMb() : positive(conf.getInt(YarnConfiguration.NM_PMEM_MB, -1), FALLBACK_NODE_MEMORY_MB);
-    int vcores = shape.nodeVcores() > 0 ? shape.nodeVcores() : positive(conf.getInt(YarnConfiguration.NM_VCORES, -1), FALLBACK_NODE_VCORES);
+    int memory =
+        shape.nodeMemoryMb() > 0
+            ? shape.nodeMemoryMb()
+            : positive(conf.getInt(YarnConfiguration.NM_PMEM_MB, -1), FALLBACK_NODE_MEMORY_MB);
+    int vcores =
+        shape.nodeVcores() > 0
+            ? shape.nodeVcores()
+            : positive(conf.getInt(YarnConfiguration.NM_VCORES, -1), FALLBACK_NODE_VCORES);
     conf.setInt(YarnConfiguration.NM_PMEM_MB, memory);
     // MiniYARNCluster overwrites every NM's memory with this key (default 4096)
     conf.setInt(YarnConfiguration.YARN_MINICLUSTER_NM_PMEM_MB, memory);
@@ -171,7 +189,9 @@ public final class EmbeddedYarn implements AutoCloseable {
   public static void requireConfFiles(Path confDir) throws NoSuchFileException {
     for (String f : new String[] {YARN_SITE, CAPACITY_SCHEDULER}) {
       if (!Files.isRegularFile(confDir.resolve(f))) {
-        throw new NoSuchFileException(confDir.resolve(f).toAbsolutePath().normalize().toString(), null,
+        throw new NoSuchFileException(
+            confDir.resolve(f).toAbsolutePath().normalize().toString(),
+            null,
             "Rota configuration file not found (is rota.root.dir the repository root?)");
       }
     }
@@ -218,7 +238,9 @@ public final class EmbeddedYarn implements AutoCloseable {
     return cluster.getResourceManager().getResourceScheduler().getClass().getName();
   }
 
-  /** The cluster's total resource as the scheduler sees it, e.g. {@code <memory:16384, vCores:16>}. */
+  /**
+   * The cluster's total resource as the scheduler sees it, e.g. {@code <memory:16384, vCores:16>}.
+   */
   public String clusterResource() {
     return String.valueOf(cluster.getResourceManager().getResourceScheduler().getClusterResource());
   }
@@ -232,9 +254,9 @@ public final class EmbeddedYarn implements AutoCloseable {
   }
 
   /**
-   * Hadoop's dispatcher and scheduler threads log an ERROR with an InterruptedException when they are
-   * interrupted by a deliberate stop. Those lines would read like a failure at the end of a successful
-   * demo, so the loggers that emit them are raised to FATAL for the shutdown only.
+   * Hadoop's dispatcher and scheduler threads log an ERROR with an InterruptedException when they
+   * are interrupted by a deliberate stop. Those lines would read like a failure at the end of a
+   * successful demo, so the loggers that emit them are raised to FATAL for the shutdown only.
    */
   private static final String[] SHUTDOWN_NOISE = {
     "org.apache.hadoop.yarn.event.EventDispatcher",
@@ -276,9 +298,9 @@ public final class EmbeddedYarn implements AutoCloseable {
   }
 
   /**
-   * Serves the files of a configuration directory ahead of the classpath, so that Hadoop's
-   * {@code Configuration.getResource("capacity-scheduler.xml")} and friends find the operator's
-   * copy. Classes are loaded by the parent as usual.
+   * Serves the files of a configuration directory ahead of the classpath, so that Hadoop's {@code
+   * Configuration.getResource("capacity-scheduler.xml")} and friends find the operator's copy.
+   * Classes are loaded by the parent as usual.
    */
   static final class ConfDirFirstLoader extends ClassLoader {
     private final Path dir;

@@ -10,4 +10,5 @@ import dev.rota.workload.WorkloadSpec;
  * @param traceSubmitSeconds the job's submit time in the trace, in trace seconds
  * @param traceTasks the job's task count in the trace, before any cap
  */
-public record PlannedJob(WorkloadSpec spec, double arrivalSeconds, double traceSubmitSeconds, int traceTasks) {}
+public record PlannedJob(
+    WorkloadSpec spec, double arrivalSeconds, double traceSubmitSeconds, int traceTasks) {}

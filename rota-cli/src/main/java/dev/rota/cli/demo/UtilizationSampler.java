@@ -12,8 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Samples the cluster's allocation once per period through the RM's public client API: allocated
- * vs total memory and vcores, summed over RUNNING nodes' {@link NodeReport}s.
+ * Samples the cluster's allocation once per period through the RM's public client API: allocated vs
+ * total memory and vcores, summed over RUNNING nodes' {@link NodeReport}s.
  */
 public final class UtilizationSampler implements AutoCloseable {
   /**
@@ -41,11 +41,13 @@ public final class UtilizationSampler implements AutoCloseable {
   public UtilizationSampler(YarnClient yarn, long originNanos, long periodMs) {
     this.yarn = yarn;
     this.originNanos = originNanos;
-    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "rota-utilization-sampler");
-      t.setDaemon(true);
-      return t;
-    });
+    this.timer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "rota-utilization-sampler");
+              t.setDaemon(true);
+              return t;
+            });
     timer.scheduleAtFixedRate(this::sample, 0, periodMs, TimeUnit.MILLISECONDS);
   }
 

@@ -3,9 +3,9 @@ package dev.rota.cli.report;
 import java.util.Arrays;
 
 /**
- * Point reduction for plotting. Plots only need a couple of thousand points to look identical to the
- * full data at 800 px, and both the PNG rasteriser and the SVG writer are linear in the number of
- * points, so every series is cleaned and, if it is long, reduced before it reaches XChart.
+ * Point reduction for plotting. Plots only need a couple of thousand points to look identical to
+ * the full data at 800 px, and both the PNG rasteriser and the SVG writer are linear in the number
+ * of points, so every series is cleaned and, if it is long, reduced before it reaches XChart.
  *
  * <p>Two strategies, both of which keep the first and last point and return a subsequence of the
  * input (so anything monotone stays monotone):
@@ -14,10 +14,10 @@ import java.util.Arrays;
  *   <li>{@link #monotone}: for series whose x and y are both non-decreasing (CDFs). The curve is
  *       parametrised by {@code s = x' + y'}, with x' (log10 x on a log axis) and y' normalised to
  *       [0, 1]; because the curve is monotone, s is its L1 arc length. {@code s} is cut into equal
- *       steps and at each step the two points either side of the crossing are kept. Half of every step
- *       is a step in y (so quantiles are sampled evenly) and half a step in x (so long flat tails and
- *       gaps between latency clusters are kept too). Only O(levels · log n) points are looked at, so a
- *       1,000,000-point CDF costs a few microseconds after the O(n) checks.
+ *       steps and at each step the two points either side of the crossing are kept. Half of every
+ *       step is a step in y (so quantiles are sampled evenly) and half a step in x (so long flat
+ *       tails and gaps between latency clusters are kept too). Only O(levels · log n) points are
+ *       looked at, so a 1,000,000-point CDF costs a few microseconds after the O(n) checks.
  *   <li>{@link #minMax}: for everything else (utilisation over time). The interior points are split
  *       into equal-count buckets and each bucket contributes its lowest and highest point, in their
  *       original order, so peaks and troughs survive exactly.

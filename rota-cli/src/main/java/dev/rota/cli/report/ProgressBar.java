@@ -21,18 +21,19 @@ import java.util.function.LongSupplier;
  * <p><b>Cheap per call.</b> {@link #update(long)} is meant to be called for every simulator event.
  * Its fast path is a field store and a counter decrement; only every {@code stride}-th call reads
  * {@link System#nanoTime()}. The stride adapts: it doubles (up to {@value #MAX_STRIDE}) while clock
- * reads come less than 1 ms apart and drops back to 1 when they come more than 20 ms apart, so a hot
- * loop costs about one clock read per 4,096 events while a slow loop (one event per second) is
+ * reads come less than 1 ms apart and drops back to 1 when they come more than 20 ms apart, so a
+ * hot loop costs about one clock read per 4,096 events while a slow loop (one event per second) is
  * redrawn on every event. The price: when a hot loop suddenly turns slow, the next redraw waits for
  * up to {@value #MAX_STRIDE} more calls. Redraws happen at most {@value #MAX_REDRAWS_PER_SECOND}
  * times per second; {@link #close()} always draws the final state.
  *
- * <p><b>When it draws.</b> {@link #stderr(String, long)} draws only when stderr is a terminal ({@code
- * System.console() != null}) and {@code total} is at least {@value #SMALL_TOTAL}: piping {@code rota}
- * into a log file must not fill it with carriage returns, and a run that small finishes too quickly
- * for a bar to help. {@link #stderr(String, long, boolean) force} draws regardless; the public
- * constructor lets the caller decide outright, and can write to any {@link Appendable} (a {@link
- * PrintStream}, a {@link java.io.StringWriter}, ...). A disabled bar does nothing at all.
+ * <p><b>When it draws.</b> {@link #stderr(String, long)} draws only when stderr is a terminal
+ * ({@code System.console() != null}) and {@code total} is at least {@value #SMALL_TOTAL}: piping
+ * {@code rota} into a log file must not fill it with carriage returns, and a run that small
+ * finishes too quickly for a bar to help. {@link #stderr(String, long, boolean) force} draws
+ * regardless; the public constructor lets the caller decide outright, and can write to any {@link
+ * Appendable} (a {@link PrintStream}, a {@link java.io.StringWriter}, ...). A disabled bar does
+ * nothing at all.
  *
  * <p><b>Why hand-written.</b> Libraries exist (e.g. me.tongfei:progressbar), but they bring
  * transitive dependencies (JLine for terminal width detection), start a background refresh thread,
@@ -45,8 +46,10 @@ import java.util.function.LongSupplier;
 public final class ProgressBar implements AutoCloseable {
   /** Below this total, {@link #stderr(String, long)} stays silent. */
   public static final long SMALL_TOTAL = 1_000;
+
   /** Upper bound on redraws. */
   public static final int MAX_REDRAWS_PER_SECOND = 10;
+
   /** Most calls between two clock reads. */
   static final int MAX_STRIDE = 4096;
 

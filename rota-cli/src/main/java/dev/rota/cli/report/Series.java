@@ -10,7 +10,8 @@ package dev.rota.cli.report;
 public record Series(String name, double[] x, double[] y) {
   public Series {
     if (x.length != y.length) {
-      throw new IllegalArgumentException("series " + name + ": " + x.length + " x values but " + y.length + " y values");
+      throw new IllegalArgumentException(
+          "series " + name + ": " + x.length + " x values but " + y.length + " y values");
     }
   }
 }

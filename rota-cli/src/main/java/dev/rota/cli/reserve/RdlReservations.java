@@ -1,25 +1,5 @@
 package dev.rota.cli.reserve;
 
-import java.io.IOException;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.stream.Collectors;
-
-import org.apache.hadoop.yarn.api.protocolrecords.ReservationListRequest;
-import org.apache.hadoop.yarn.api.protocolrecords.ReservationSubmissionRequest;
-import org.apache.hadoop.yarn.api.records.ReservationAllocationState;
-import org.apache.hadoop.yarn.api.records.ReservationDefinition;
-import org.apache.hadoop.yarn.api.records.ReservationId;
-import org.apache.hadoop.yarn.api.records.ReservationRequest;
-import org.apache.hadoop.yarn.api.records.ReservationRequestInterpreter;
-import org.apache.hadoop.yarn.api.records.ReservationRequests;
-import org.apache.hadoop.yarn.api.records.ResourceAllocationRequest;
-import org.apache.hadoop.yarn.client.api.YarnClient;
-import org.apache.hadoop.yarn.exceptions.YarnException;
-
 import dev.rota.core.model.Resource;
 import dev.rota.core.reservation.plan.Block;
 import dev.rota.core.reservation.rdl.CompileResult;
@@ -33,179 +13,241 @@ import dev.rota.core.reservation.rdl.RdlIssue;
 import dev.rota.core.reservation.rdl.RdlParser;
 import dev.rota.core.reservation.rdl.RdlSyntaxException;
 import dev.rota.yarn.reservation.RdlCarrier;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.hadoop.yarn.api.protocolrecords.ReservationListRequest;
+import org.apache.hadoop.yarn.api.protocolrecords.ReservationSubmissionRequest;
+import org.apache.hadoop.yarn.api.records.ReservationAllocationState;
+import org.apache.hadoop.yarn.api.records.ReservationDefinition;
+import org.apache.hadoop.yarn.api.records.ReservationId;
+import org.apache.hadoop.yarn.api.records.ReservationRequest;
+import org.apache.hadoop.yarn.api.records.ReservationRequestInterpreter;
+import org.apache.hadoop.yarn.api.records.ReservationRequests;
+import org.apache.hadoop.yarn.api.records.ResourceAllocationRequest;
+import org.apache.hadoop.yarn.client.api.YarnClient;
+import org.apache.hadoop.yarn.exceptions.YarnException;
 
 /**
- * The client side of nested RDL reservations, as {@code rota reserve} runs it (and the integration test
- * through the same code): parse and compile the RDL locally, build Hadoop's {@code ReservationDefinition}
- * carrying it ({@link RdlCarrier}), submit it with {@code YarnClient.createReservation} and
- * {@code submitReservation}, and read back what the ResourceManager accepted.
+ * The client side of nested RDL reservations, as {@code rota reserve} runs it (and the integration
+ * test through the same code): parse and compile the RDL locally, build Hadoop's {@code
+ * ReservationDefinition} carrying it ({@link RdlCarrier}), submit it with {@code
+ * YarnClient.createReservation} and {@code submitReservation}, and read back what the
+ * ResourceManager accepted.
  *
- * <p>Times in the RDL are plan steps counted from the arrival. The arrival is the first step boundary at
- * least {@code leadMs} after now (so the request reaches the RM before its window opens); the deadline
- * is the arrival plus the RDL's latest window end. The definition's stages are the one-level form when
- * the RDL has one ({@link FlatMapping#toFlat}); otherwise an {@code R_ANY} summary with one stage per atom,
- * which Hadoop's input validator accepts and Rota's agent ignores (it plans the RDL).
+ * <p>Times in the RDL are plan steps counted from the arrival. The arrival is the first step
+ * boundary at least {@code leadMs} after now (so the request reaches the RM before its window
+ * opens); the deadline is the arrival plus the RDL's latest window end. The definition's stages are
+ * the one-level form when the RDL has one ({@link FlatMapping#toFlat}); otherwise an {@code R_ANY}
+ * summary with one stage per atom, which Hadoop's input validator accepts and Rota's agent ignores
+ * (it plans the RDL).
  */
 public final class RdlReservations {
 
-    /** Bad RDL, found before anything is sent: names the sub-expression (or line and column). */
-    public static final class RdlInputException extends IllegalArgumentException {
-        private static final long serialVersionUID = 1L;
+  /** Bad RDL, found before anything is sent: names the sub-expression (or line and column). */
+  public static final class RdlInputException extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
 
-        RdlInputException(String message) {
-            super(message);
-        }
+    RdlInputException(String message) {
+      super(message);
     }
+  }
 
-    /** What {@link #prepare} built: the RDL as parsed, its compiled form and the definition to submit. */
-    public record Prepared(RdlExpression rdl, CompiledRdl compiled, ReservationDefinition definition, long stepMs,
-            long arrivalStep) {
+  /**
+   * What {@link #prepare} built: the RDL as parsed, its compiled form and the definition to submit.
+   */
+  public record Prepared(
+      RdlExpression rdl,
+      CompiledRdl compiled,
+      ReservationDefinition definition,
+      long stepMs,
+      long arrivalStep) {}
+
+  /** The RM's answer. */
+  public sealed interface Outcome permits Accepted, Rejected {}
+
+  /** Accepted: the reservation as the RM lists it. */
+  public record Accepted(ReservationId id, ReservationAllocationState state) implements Outcome {}
+
+  /** Rejected: the RM's reason (from Rota's agent or policy, or Hadoop's validator). */
+  public record Rejected(ReservationId id, String reason) implements Outcome {}
+
+  private final YarnClient yarn;
+
+  /** {@code yarn} must be started; it is not closed here. */
+  public RdlReservations(YarnClient yarn) {
+    this.yarn = yarn;
+  }
+
+  /**
+   * Parses and compiles {@code text} (from {@code source}, for messages) and builds its definition.
+   *
+   * @throws RdlInputException for malformed or impossible RDL
+   */
+  public static Prepared prepare(String text, String source, long stepMs, long nowMs, long leadMs) {
+    if (stepMs < 1) {
+      throw new IllegalArgumentException("the plan step must be at least 1 ms, got " + stepMs);
     }
-
-    /** The RM's answer. */
-    public sealed interface Outcome permits Accepted, Rejected {
+    RdlExpression rdl;
+    try {
+      rdl = RdlParser.parse(text);
+    } catch (RdlSyntaxException e) {
+      throw new RdlInputException(source + ": " + e.getMessage());
     }
-
-    /** Accepted: the reservation as the RM lists it. */
-    public record Accepted(ReservationId id, ReservationAllocationState state) implements Outcome {
+    CompileResult c = RdlCompiler.compile(rdl);
+    if (c instanceof CompileResult.Invalid inv) {
+      throw new RdlInputException(
+          source
+              + ": "
+              + inv.errors().size()
+              + " problem(s), nothing was sent:\n  "
+              + inv.errors().stream().map(RdlIssue::toString).collect(Collectors.joining("\n  ")));
     }
-
-    /** Rejected: the RM's reason (from Rota's agent or policy, or Hadoop's validator). */
-    public record Rejected(ReservationId id, String reason) implements Outcome {
+    CompiledRdl compiled = ((CompileResult.Compiled) c).rdl();
+    if (compiled.isEmpty()) {
+      throw new RdlInputException(source + ": the RDL reserves nothing (every atom has w = 0)");
     }
+    long arrivalStep = Math.floorDiv(nowMs + leadMs + stepMs - 1, stepMs);
+    long length = compiled.latestEnd();
+    long arrival = arrivalStep * stepMs;
+    long deadline = (arrivalStep + length) * stepMs;
+    ReservationRequests stages = stages(rdl, compiled, stepMs);
+    ReservationDefinition d =
+        ReservationDefinition.newInstance(
+            arrival, deadline, stages, RdlCarrier.encode(rdl), "0", null);
+    return new Prepared(rdl, compiled, d, stepMs, arrivalStep);
+  }
 
-    private final YarnClient yarn;
-
-    /** {@code yarn} must be started; it is not closed here. */
-    public RdlReservations(YarnClient yarn) {
-        this.yarn = yarn;
+  private static ReservationRequests stages(RdlExpression rdl, CompiledRdl compiled, long stepMs) {
+    if (FlatMapping.toFlat(rdl, "") instanceof FlatMapping.Expressible<FlatDefinition> flat) {
+      List<ReservationRequest> rs = new ArrayList<>();
+      for (FlatDefinition.Stage s : flat.value().stages()) {
+        rs.add(
+            ReservationRequest.newInstance(
+                hadoop(s.capability()),
+                Math.toIntExact(s.numContainers()),
+                Math.toIntExact(s.concurrency()),
+                s.duration() * stepMs));
+      }
+      return ReservationRequests.newInstance(
+          rs, ReservationRequestInterpreter.valueOf(flat.value().interpreter().name()));
     }
-
-    /**
-     * Parses and compiles {@code text} (from {@code source}, for messages) and builds its definition.
-     *
-     * @throws RdlInputException for malformed or impossible RDL
-     */
-    public static Prepared prepare(String text, String source, long stepMs, long nowMs, long leadMs) {
-        if (stepMs < 1) {
-            throw new IllegalArgumentException("the plan step must be at least 1 ms, got " + stepMs);
-        }
-        RdlExpression rdl;
-        try {
-            rdl = RdlParser.parse(text);
-        } catch (RdlSyntaxException e) {
-            throw new RdlInputException(source + ": " + e.getMessage());
-        }
-        CompileResult c = RdlCompiler.compile(rdl);
-        if (c instanceof CompileResult.Invalid inv) {
-            throw new RdlInputException(source + ": " + inv.errors().size() + " problem(s), nothing was sent:\n  "
-                    + inv.errors().stream().map(RdlIssue::toString).collect(Collectors.joining("\n  ")));
-        }
-        CompiledRdl compiled = ((CompileResult.Compiled) c).rdl();
-        if (compiled.isEmpty()) {
-            throw new RdlInputException(source + ": the RDL reserves nothing (every atom has w = 0)");
-        }
-        long arrivalStep = Math.floorDiv(nowMs + leadMs + stepMs - 1, stepMs);
-        long length = compiled.latestEnd();
-        long arrival = arrivalStep * stepMs;
-        long deadline = (arrivalStep + length) * stepMs;
-        ReservationRequests stages = stages(rdl, compiled, stepMs);
-        ReservationDefinition d = ReservationDefinition.newInstance(arrival, deadline, stages, RdlCarrier.encode(rdl), "0",
-                null);
-        return new Prepared(rdl, compiled, d, stepMs, arrivalStep);
+    List<ReservationRequest> rs = new ArrayList<>();
+    for (CompiledAtom a : compiled.atoms()) {
+      rs.add(
+          ReservationRequest.newInstance(
+              hadoop(a.bundle()), Math.toIntExact(a.h()), Math.toIntExact(a.g()), a.l() * stepMs));
     }
+    return ReservationRequests.newInstance(rs, ReservationRequestInterpreter.R_ANY);
+  }
 
-    private static ReservationRequests stages(RdlExpression rdl, CompiledRdl compiled, long stepMs) {
-        if (FlatMapping.toFlat(rdl, "") instanceof FlatMapping.Expressible<FlatDefinition> flat) {
-            List<ReservationRequest> rs = new ArrayList<>();
-            for (FlatDefinition.Stage s : flat.value().stages()) {
-                rs.add(ReservationRequest.newInstance(hadoop(s.capability()), Math.toIntExact(s.numContainers()),
-                        Math.toIntExact(s.concurrency()), s.duration() * stepMs));
-            }
-            return ReservationRequests.newInstance(rs,
-                    ReservationRequestInterpreter.valueOf(flat.value().interpreter().name()));
-        }
-        List<ReservationRequest> rs = new ArrayList<>();
-        for (CompiledAtom a : compiled.atoms()) {
-            rs.add(ReservationRequest.newInstance(hadoop(a.bundle()), Math.toIntExact(a.h()), Math.toIntExact(a.g()),
-                    a.l() * stepMs));
-        }
-        return ReservationRequests.newInstance(rs, ReservationRequestInterpreter.R_ANY);
+  private static org.apache.hadoop.yarn.api.records.Resource hadoop(Resource r) {
+    return org.apache.hadoop.yarn.api.records.Resource.newInstance(
+        r.memoryMb(), Math.toIntExact(r.vcores()));
+  }
+
+  /** Asks the RM for a reservation id and submits {@code p} to {@code queue}. */
+  public Outcome submit(Prepared p, String queue) throws IOException, YarnException {
+    ReservationId id = yarn.createReservation().getReservationId();
+    try {
+      yarn.submitReservation(ReservationSubmissionRequest.newInstance(p.definition(), queue, id));
+    } catch (YarnException e) {
+      return new Rejected(id, reason(e));
     }
-
-    private static org.apache.hadoop.yarn.api.records.Resource hadoop(Resource r) {
-        return org.apache.hadoop.yarn.api.records.Resource.newInstance(r.memoryMb(), Math.toIntExact(r.vcores()));
+    List<ReservationAllocationState> listed = list(queue, id.toString());
+    if (listed.isEmpty()) {
+      return new Rejected(
+          id, "the RM accepted reservation " + id + " but does not list it in queue " + queue);
     }
+    return new Accepted(id, listed.get(0));
+  }
 
-    /** Asks the RM for a reservation id and submits {@code p} to {@code queue}. */
-    public Outcome submit(Prepared p, String queue) throws IOException, YarnException {
-        ReservationId id = yarn.createReservation().getReservationId();
-        try {
-            yarn.submitReservation(ReservationSubmissionRequest.newInstance(p.definition(), queue, id));
-        } catch (YarnException e) {
-            return new Rejected(id, reason(e));
-        }
-        List<ReservationAllocationState> listed = list(queue, id.toString());
-        if (listed.isEmpty()) {
-            return new Rejected(id, "the RM accepted reservation " + id + " but does not list it in queue " + queue);
-        }
-        return new Accepted(id, listed.get(0));
+  /** The reservations of {@code queue} (all when {@code id} is empty), with their allocations. */
+  public List<ReservationAllocationState> list(String queue, String id)
+      throws IOException, YarnException {
+    return yarn.listReservations(
+            ReservationListRequest.newInstance(queue, id == null ? "" : id, true))
+        .getReservationAllocationState();
+  }
+
+  /** The RM's message without the remote-exception wrapping. */
+  static String reason(YarnException e) {
+    String m = String.valueOf(e.getMessage());
+    int nl = m.indexOf("\n\tat ");
+    m = (nl < 0 ? m : m.substring(0, nl)).strip();
+    // the RM's exception class travels in front of its message: keep only the message
+    return m.replaceFirst("^(?:[a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*(?:Exception|Error): ", "");
+  }
+
+  /**
+   * A reservation in a few lines: id, user, window, the RDL, the intervals Hadoop holds (seconds
+   * from the arrival) and, when Rota placed it, every atom's leases in plan steps from the arrival.
+   */
+  public static String describe(ReservationAllocationState s, long stepMs) {
+    ReservationDefinition d = s.getReservationDefinition();
+    long arrival = d.getArrival();
+    StringBuilder sb = new StringBuilder();
+    sb.append(s.getReservationId())
+        .append("  user ")
+        .append(s.getUser())
+        .append("  window ")
+        .append(Instant.ofEpochMilli(arrival))
+        .append(" .. ")
+        .append(Instant.ofEpochMilli(d.getDeadline()))
+        .append('\n');
+    String name = RdlCarrier.withoutPlacement(d.getReservationName());
+    sb.append("  ")
+        .append(
+            RdlCarrier.carriesRdl(name)
+                ? "rdl  " + name.substring(RdlCarrier.RDL_PREFIX.length())
+                : "name " + name)
+        .append('\n');
+    List<ResourceAllocationRequest> intervals = new ArrayList<>(s.getResourceAllocationRequests());
+    intervals.sort((x, y) -> Long.compare(x.getStartTime(), y.getStartTime()));
+    sb.append("  reserved (seconds from the arrival):");
+    if (intervals.isEmpty()) {
+      sb.append(" nothing");
     }
-
-    /** The reservations of {@code queue} (all when {@code id} is empty), with their allocations. */
-    public List<ReservationAllocationState> list(String queue, String id) throws IOException, YarnException {
-        return yarn.listReservations(ReservationListRequest.newInstance(queue, id == null ? "" : id, true))
-                .getReservationAllocationState();
+    for (ResourceAllocationRequest r : intervals) {
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              " [%s, %s) %d MiB %d vcores;",
+              secs(r.getStartTime() - arrival),
+              secs(r.getEndTime() - arrival),
+              r.getCapability().getMemorySize(),
+              r.getCapability().getVirtualCores()));
     }
-
-    /** The RM's message without the remote-exception wrapping. */
-    static String reason(YarnException e) {
-        String m = String.valueOf(e.getMessage());
-        int nl = m.indexOf("\n\tat ");
-        m = (nl < 0 ? m : m.substring(0, nl)).strip();
-        // the RM's exception class travels in front of its message: keep only the message
-        return m.replaceFirst("^(?:[a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*(?:Exception|Error): ", "");
-    }
-
-    /**
-     * A reservation in a few lines: id, user, window, the RDL, the intervals Hadoop holds (seconds from the
-     * arrival) and, when Rota placed it, every atom's leases in plan steps from the arrival.
-     */
-    public static String describe(ReservationAllocationState s, long stepMs) {
-        ReservationDefinition d = s.getReservationDefinition();
-        long arrival = d.getArrival();
-        StringBuilder sb = new StringBuilder();
-        sb.append(s.getReservationId()).append("  user ").append(s.getUser()).append("  window ")
-                .append(Instant.ofEpochMilli(arrival)).append(" .. ").append(Instant.ofEpochMilli(d.getDeadline()))
-                .append('\n');
-        String name = RdlCarrier.withoutPlacement(d.getReservationName());
-        sb.append("  ").append(RdlCarrier.carriesRdl(name) ? "rdl  " + name.substring(RdlCarrier.RDL_PREFIX.length())
-                : "name " + name).append('\n');
-        List<ResourceAllocationRequest> intervals = new ArrayList<>(s.getResourceAllocationRequests());
-        intervals.sort((x, y) -> Long.compare(x.getStartTime(), y.getStartTime()));
-        sb.append("  reserved (seconds from the arrival):");
-        if (intervals.isEmpty()) {
-            sb.append(" nothing");
-        }
-        for (ResourceAllocationRequest r : intervals) {
-            sb.append(String.format(Locale.ROOT, " [%s, %s) %d MiB %d vcores;", secs(r.getStartTime() - arrival),
-                    secs(r.getEndTime() - arrival), r.getCapability().getMemorySize(), r.getCapability().getVirtualCores()));
-        }
-        sb.append('\n');
-        RdlCarrier.placement(d.getReservationName()).ifPresent(pl -> {
-            long a = Math.floorDiv(arrival + stepMs - 1, stepMs);
-            for (Map.Entry<String, List<Block>> e : pl.blocks().entrySet()) {
-                sb.append("  ").append(dev.rota.yarn.reservation.PlanConversion.userPaths(e.getKey())).append(':');
+    sb.append('\n');
+    RdlCarrier.placement(d.getReservationName())
+        .ifPresent(
+            pl -> {
+              long a = Math.floorDiv(arrival + stepMs - 1, stepMs);
+              for (Map.Entry<String, List<Block>> e : pl.blocks().entrySet()) {
+                sb.append("  ")
+                    .append(dev.rota.yarn.reservation.PlanConversion.userPaths(e.getKey()))
+                    .append(':');
                 for (Block b : e.getValue()) {
-                    sb.append(" [").append(b.start() - a).append(", ").append(b.end() - a).append(") x ").append(b.bundles());
+                  sb.append(" [")
+                      .append(b.start() - a)
+                      .append(", ")
+                      .append(b.end() - a)
+                      .append(") x ")
+                      .append(b.bundles());
                 }
                 sb.append('\n');
-            }
-        });
-        return sb.toString();
-    }
+              }
+            });
+    return sb.toString();
+  }
 
-    private static String secs(long ms) {
-        return ms % 1000 == 0 ? Long.toString(ms / 1000) : String.format(Locale.ROOT, "%.3f", ms / 1000.0);
-    }
+  private static String secs(long ms) {
+    return ms % 1000 == 0
+        ? Long.toString(ms / 1000)
+        : String.format(Locale.ROOT, "%.3f", ms / 1000.0);
+  }
 }

@@ -30,7 +30,8 @@ class DemoCommandTest {
   @Test
   void helpListsTheOptions() {
     assertEquals(0, run("demo", "--help"));
-    for (String option : new String[] {"--out", "--trace", "--jobs", "--time-scale", "--nodes", "--max-tasks"}) {
+    for (String option :
+        new String[] {"--out", "--trace", "--jobs", "--time-scale", "--nodes", "--max-tasks"}) {
       assertTrue(out.toString().contains(option), option + " in\n" + out);
     }
   }
@@ -38,7 +39,8 @@ class DemoCommandTest {
   @Test
   void aMissingTraceIsNamed() {
     Path missing = dir.resolve("nope.tr");
-    assertEquals(2, run("demo", "--trace", missing.toString(), "--out", dir.resolve("out").toString()));
+    assertEquals(
+        2, run("demo", "--trace", missing.toString(), "--out", dir.resolve("out").toString()));
     assertTrue(err.toString().contains(missing.toString()), err.toString());
     assertFalse(Files.exists(dir.resolve("out")), "nothing written");
   }
@@ -47,8 +49,16 @@ class DemoCommandTest {
   void aMissingConfigurationIsNamed() throws Exception {
     Path trace = Files.writeString(dir.resolve("t.tr"), "1.0 1 2.0 2.0\n");
     Path conf = Files.createDirectory(dir.resolve("conf"));
-    assertEquals(2, run("demo", "--trace", trace.toString(), "--conf-dir", conf.toString(),
-        "--out", dir.resolve("out").toString()));
+    assertEquals(
+        2,
+        run(
+            "demo",
+            "--trace",
+            trace.toString(),
+            "--conf-dir",
+            conf.toString(),
+            "--out",
+            dir.resolve("out").toString()));
     assertTrue(err.toString().contains(conf.resolve("yarn-site.xml").toString()), err.toString());
     assertFalse(Files.exists(dir.resolve("out")), "nothing written");
   }

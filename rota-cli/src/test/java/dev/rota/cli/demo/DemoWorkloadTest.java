@@ -20,23 +20,33 @@ class DemoWorkloadTest {
   private static final DemoScaling SCALE_10 = new DemoScaling(10, 10, 4, 1, 5, 20);
 
   private static Workload twoJobs() {
-    return new Workload("mem", List.of(
-        JobSpec.builder("job-1").submitTime(100).stage(Resource.SLOT, new double[] {3, 15, 25, 80, 40, 12}).build(),
-        JobSpec.builder("job-2").submitTime(160).queue("root.prod")
-            .stage(Resource.of(2048, 2), new double[] {20, 30})
-            .stage(Resource.SLOT, new double[] {10}, 0)
-            .build()));
+    return new Workload(
+        "mem",
+        List.of(
+            JobSpec.builder("job-1")
+                .submitTime(100)
+                .stage(Resource.SLOT, new double[] {3, 15, 25, 80, 40, 12})
+                .build(),
+            JobSpec.builder("job-2")
+                .submitTime(160)
+                .queue("root.prod")
+                .stage(Resource.of(2048, 2), new double[] {20, 30})
+                .stage(Resource.SLOT, new double[] {10}, 0)
+                .build()));
   }
 
   @Test
   void scalesArrivalsAndDurationsAndClampsSleeps() {
-    List<PlannedJob> jobs = DemoWorkload.derive(twoJobs(), new DemoScaling(10, 10, 100, 1, 5, 20), Optional.empty());
+    List<PlannedJob> jobs =
+        DemoWorkload.derive(twoJobs(), new DemoScaling(10, 10, 100, 1, 5, 20), Optional.empty());
     assertEquals(2, jobs.size());
     assertEquals(0, jobs.get(0).arrivalSeconds(), 1e-9);
     assertEquals(6, jobs.get(1).arrivalSeconds(), 1e-9);
     assertEquals(100, jobs.get(0).traceSubmitSeconds(), 1e-9);
     // 3 s -> 0.3 s, clamped up to 1 s; 80 s -> 8 s, clamped down to 5 s
-    assertEquals(List.of(1000L, 1500L, 2500L, 5000L, 4000L, 1200L), jobs.get(0).spec().stages().get(0).taskMillis());
+    assertEquals(
+        List.of(1000L, 1500L, 2500L, 5000L, 4000L, 1200L),
+        jobs.get(0).spec().stages().get(0).taskMillis());
   }
 
   @Test
@@ -49,7 +59,8 @@ class DemoWorkloadTest {
     assertEquals(2, spec.stages().get(0).vcores());
     assertEquals(List.of(0), spec.stages().get(1).dependsOn());
     assertEquals(List.of(2000L, 3000L), spec.stages().get(0).taskMillis());
-    assertEquals("root.other",
+    assertEquals(
+        "root.other",
         DemoWorkload.derive(twoJobs(), SCALE_10, Optional.of("root.other")).get(1).spec().queue());
   }
 
@@ -63,16 +74,22 @@ class DemoWorkloadTest {
 
   @Test
   void capKeepsAtLeastOneTaskPerStage() {
-    PlannedJob j = DemoWorkload.derive(twoJobs(), new DemoScaling(10, 10, 1, 1, 5, 20), Optional.empty()).get(1);
+    PlannedJob j =
+        DemoWorkload.derive(twoJobs(), new DemoScaling(10, 10, 1, 1, 5, 20), Optional.empty())
+            .get(1);
     assertEquals(1, j.spec().stages().get(0).taskCount());
     assertEquals(1, j.spec().stages().get(1).taskCount());
   }
 
   @Test
   void compressesArrivalsBeyondTheSpread() {
-    List<PlannedJob> jobs = DemoWorkload.derive(twoJobs(), new DemoScaling(10, 1, 4, 1, 5, 20), Optional.empty());
+    List<PlannedJob> jobs =
+        DemoWorkload.derive(twoJobs(), new DemoScaling(10, 1, 4, 1, 5, 20), Optional.empty());
     assertEquals(20, jobs.get(1).arrivalSeconds(), 1e-9); // 60 s apart at scale 1, squeezed to 20 s
-    assertEquals(1, DemoWorkload.derive(twoJobs(), new DemoScaling(1, 1, 4, 1, 5, 20), Optional.empty()).size());
+    assertEquals(
+        1,
+        DemoWorkload.derive(twoJobs(), new DemoScaling(1, 1, 4, 1, 5, 20), Optional.empty())
+            .size());
   }
 
   @Test
@@ -88,7 +105,8 @@ class DemoWorkloadTest {
   void defaultWorkloadFromTheRealTraceFitsTheBudget() throws Exception {
     Path trace = DemoCommand.sharedDir().resolve(DemoCommand.DEFAULT_TRACE);
     Assumptions.assumeTrue(Files.isRegularFile(trace), "shared trace not present: " + trace);
-    List<PlannedJob> jobs = DemoWorkload.derive(Traces.read(trace), DemoScaling.DEFAULT, Optional.empty());
+    List<PlannedJob> jobs =
+        DemoWorkload.derive(Traces.read(trace), DemoScaling.DEFAULT, Optional.empty());
     assertEquals(DemoScaling.DEFAULT.jobs(), jobs.size());
     long taskMillis = 0;
     for (PlannedJob j : jobs) {
@@ -100,7 +118,8 @@ class DemoWorkloadTest {
       }
       assertTrue(j.spec().encode().length() < WorkloadSpec.MAX_ENCODED_CHARS);
     }
-    // 16 one-GiB slots on the default 2 NodeManagers: the sleeping alone fits in well under a minute
+    // 16 one-GiB slots on the default 2 NodeManagers: the sleeping alone fits in well under a
+    // minute
     assertTrue(taskMillis / 16 < 60_000, "task-seconds " + taskMillis / 1000);
   }
 }

@@ -141,8 +141,11 @@ class DownsampleTest {
 
   @Test
   void cleanDropsUndrawablePoints() {
-    Series s = new Series("s", new double[] {-1, 0, 1, Double.NaN, 3, 4},
-        new double[] {0.1, 0.2, Double.NEGATIVE_INFINITY, 0.4, 0.5, 0.6});
+    Series s =
+        new Series(
+            "s",
+            new double[] {-1, 0, 1, Double.NaN, 3, 4},
+            new double[] {0.1, 0.2, Double.NEGATIVE_INFINITY, 0.4, 0.5, 0.6});
     Series linear = Downsample.clean(s, false);
     assertEquals(4, linear.x().length);
     assertEquals(-1, linear.x()[0]);

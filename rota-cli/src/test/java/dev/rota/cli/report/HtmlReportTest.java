@@ -76,18 +76,21 @@ class HtmlReportTest {
 
   @Test
   void htmlHasTitleEscapedSummaryAndImages() throws IOException {
-    List<String[]> summary = List.of(
-        new String[] {"Scheduler", "<fifo> & \"friends\""},
-        new String[] {"it's", "a<b>c"},
-        new String[] {"only label"},
-        new String[] {"nul\u0000char", null});
+    List<String[]> summary =
+        List.of(
+            new String[] {"Scheduler", "<fifo> & \"friends\""},
+            new String[] {"it's", "a<b>c"},
+            new String[] {"only label"},
+            new String[] {"nul\u0000char", null});
     HtmlReport.write(tmp, sample("Run <1> & 'two'", summary));
     String html = read(tmp.resolve("report.html"));
 
     assertTrue(html.startsWith("<!DOCTYPE html>\n"));
     assertTrue(html.contains("<title>Run &lt;1&gt; &amp; &#39;two&#39;</title>"));
     assertTrue(html.contains("<h1>Run &lt;1&gt; &amp; &#39;two&#39;</h1>"));
-    assertTrue(html.contains("<th scope=\"row\">Scheduler</th><td>&lt;fifo&gt; &amp; &quot;friends&quot;</td>"));
+    assertTrue(
+        html.contains(
+            "<th scope=\"row\">Scheduler</th><td>&lt;fifo&gt; &amp; &quot;friends&quot;</td>"));
     assertTrue(html.contains("<th scope=\"row\">it&#39;s</th><td>a&lt;b&gt;c</td>"));
     assertTrue(html.contains("<th scope=\"row\">only label</th><td></td>"));
     assertTrue(html.contains("<th scope=\"row\">nul\uFFFDchar</th><td></td>"));
@@ -131,7 +134,8 @@ class HtmlReportTest {
     assertFalse(svg.contains("\r"));
     Matcher ids = Pattern.compile("clip(-?\\d+)").matcher(svg);
     while (ids.find()) {
-      assertTrue(Integer.parseInt(ids.group(1)) > 0 && Integer.parseInt(ids.group(1)) < 100, ids.group());
+      assertTrue(
+          Integer.parseInt(ids.group(1)) > 0 && Integer.parseInt(ids.group(1)) < 100, ids.group());
     }
     assertFalse(Pattern.compile("\\d\\.\\d{3}").matcher(svg).find(), "coordinates rounded");
     assertTrue(svg.contains("<polyline points="), "series segments merged");
@@ -139,25 +143,28 @@ class HtmlReportTest {
 
   @Test
   void normalizeSvgRenumbersClipIdsAndMergesConnectedLines() {
-    String in = "<svg a=\"1\">\r\n"
-        + "  <clipPath id=\"clip-123456\"/>\r\n"
-        + "  <g clip-path=\"url(#clip-123456)\">\r\n"
-        + "    <line style=\"s;\" x1=\"1.004\" x2=\"2\" y1=\"3\" y2=\"4\"/>\r\n"
-        + "    <line style=\"s;\" x1=\"2\" x2=\"5\" y1=\"4\" y2=\"6.6666\"/>\r\n"
-        + "    <line style=\"t\" x1=\"5\" x2=\"7\" y1=\"6.67\" y2=\"8\"/>\r\n"
-        + "  </g>\r\n"
-        + "  <clipPath id=\"clip987\"/>\r\n"
-        + "</svg>\r\n";
+    String in =
+        "<svg a=\"1\">\r\n"
+            + "  <clipPath id=\"clip-123456\"/>\r\n"
+            + "  <g clip-path=\"url(#clip-123456)\">\r\n"
+            + "    <line style=\"s;\" x1=\"1.004\" x2=\"2\" y1=\"3\" y2=\"4\"/>\r\n"
+            + "    <line style=\"s;\" x1=\"2\" x2=\"5\" y1=\"4\" y2=\"6.6666\"/>\r\n"
+            + "    <line style=\"t\" x1=\"5\" x2=\"7\" y1=\"6.67\" y2=\"8\"/>\r\n"
+            + "  </g>\r\n"
+            + "  <clipPath id=\"clip987\"/>\r\n"
+            + "</svg>\r\n";
     String out = HtmlReport.normalizeSvg(in, "T<>");
-    assertEquals("<svg a=\"1\">\n"
-        + "  <title>T&lt;&gt;</title>\n"
-        + "  <clipPath id=\"clip1\"/>\n"
-        + "  <g clip-path=\"url(#clip1)\">\n"
-        + "    <polyline points=\"1,3 2,4 5,6.67\" style=\"fill:none;s;stroke-linejoin:round;\"/>\n"
-        + "    <line style=\"t\" x1=\"5\" x2=\"7\" y1=\"6.67\" y2=\"8\"/>\n"
-        + "  </g>\n"
-        + "  <clipPath id=\"clip2\"/>\n"
-        + "</svg>\n", out);
+    assertEquals(
+        "<svg a=\"1\">\n"
+            + "  <title>T&lt;&gt;</title>\n"
+            + "  <clipPath id=\"clip1\"/>\n"
+            + "  <g clip-path=\"url(#clip1)\">\n"
+            + "    <polyline points=\"1,3 2,4 5,6.67\" style=\"fill:none;s;stroke-linejoin:round;\"/>\n"
+            + "    <line style=\"t\" x1=\"5\" x2=\"7\" y1=\"6.67\" y2=\"8\"/>\n"
+            + "  </g>\n"
+            + "  <clipPath id=\"clip2\"/>\n"
+            + "</svg>\n",
+        out);
   }
 
   @Test
@@ -173,8 +180,13 @@ class HtmlReportTest {
   void emptySeriesSkipPlotsAndSaySo() throws IOException {
     // a previous run left plots behind: they must not survive a report without that data
     HtmlReport.write(tmp, sample("first", List.of()));
-    HtmlReport.write(tmp, new ReportData("empty", List.of(), List.of(),
-        List.of(new Series("no points", new double[0], new double[0]))));
+    HtmlReport.write(
+        tmp,
+        new ReportData(
+            "empty",
+            List.of(),
+            List.of(),
+            List.of(new Series("no points", new double[0], new double[0]))));
     String html = read(tmp.resolve("report.html"));
     assertTrue(html.contains("No latency data: the latency CDF plot was skipped."));
     assertTrue(html.contains("No utilization data: the utilization plot was skipped."));
@@ -216,31 +228,45 @@ class HtmlReportTest {
 
   @Test
   void logAxisOnlyForWidePositiveSpans() {
-    assertTrue(HtmlReport.wantsLogX(List.of(new Series("a", new double[] {0.5, 51}, new double[] {0.5, 1}))));
-    assertFalse(HtmlReport.wantsLogX(List.of(new Series("a", new double[] {1, 100}, new double[] {0.5, 1}))));
-    assertFalse(HtmlReport.wantsLogX(List.of(new Series("a", new double[] {0, 1000}, new double[] {0.5, 1}))));
+    assertTrue(
+        HtmlReport.wantsLogX(
+            List.of(new Series("a", new double[] {0.5, 51}, new double[] {0.5, 1}))));
+    assertFalse(
+        HtmlReport.wantsLogX(
+            List.of(new Series("a", new double[] {1, 100}, new double[] {0.5, 1}))));
+    assertFalse(
+        HtmlReport.wantsLogX(
+            List.of(new Series("a", new double[] {0, 1000}, new double[] {0.5, 1}))));
     assertFalse(HtmlReport.wantsLogX(List.of()));
     // decided over all series together
-    assertTrue(HtmlReport.wantsLogX(List.of(
-        new Series("a", new double[] {1, 10}, new double[] {0.5, 1}),
-        new Series("b", new double[] {100, 1000}, new double[] {0.5, 1}))));
+    assertTrue(
+        HtmlReport.wantsLogX(
+            List.of(
+                new Series("a", new double[] {1, 10}, new double[] {0.5, 1}),
+                new Series("b", new double[] {100, 1000}, new double[] {0.5, 1}))));
   }
 
   @Test
   void utilizationSwitchesToHoursForLongRuns() throws IOException {
     double[] t = {0, 3600, 4 * 3600};
     double[] u = {0.1, 0.9, 0.5};
-    HtmlReport.write(tmp, new ReportData("long", List.of(), List.of(), List.of(new Series("cpu", t, u))));
+    HtmlReport.write(
+        tmp, new ReportData("long", List.of(), List.of(), List.of(new Series("cpu", t, u))));
     assertTrue(read(tmp.resolve("report.html")).contains("Time (hours)"));
 
     double[] shortT = {0, 3600, 3 * 3600};
-    HtmlReport.write(tmp, new ReportData("short", List.of(), List.of(), List.of(new Series("cpu", shortT, u))));
+    HtmlReport.write(
+        tmp, new ReportData("short", List.of(), List.of(), List.of(new Series("cpu", shortT, u))));
     assertTrue(read(tmp.resolve("report.html")).contains("Time (seconds)"));
   }
 
   @Test
   void nonFiniteAndDuplicateNamedSeriesAreDrawable() throws IOException {
-    Series a = new Series("x", new double[] {0, 1, Double.NaN, 3}, new double[] {0.1, Double.POSITIVE_INFINITY, 0.5, 1});
+    Series a =
+        new Series(
+            "x",
+            new double[] {0, 1, Double.NaN, 3},
+            new double[] {0.1, Double.POSITIVE_INFINITY, 0.5, 1});
     Series b = new Series("x", new double[] {0, 2}, new double[] {0.2, 0.4});
     HtmlReport.write(tmp, new ReportData("odd", List.of(), List.of(a, b), List.of(a, b)));
     assertTrue(Files.size(tmp.resolve("latency-cdf.png")) > 0);
@@ -249,20 +275,23 @@ class HtmlReportTest {
 
   @Test
   void writePlotPicksFormatByExtension() throws IOException {
-    List<Series> s = List.of(new Series("a", new double[] {1, 10, 1000}, new double[] {0.2, 0.5, 1}));
+    List<Series> s =
+        List.of(new Series("a", new double[] {1, 10, 1000}, new double[] {0.2, 0.5, 1}));
     Path png = tmp.resolve("figs/fig.PNG");
     Path svg = tmp.resolve("figs/fig.svg");
     HtmlReport.writePlot(png, "Fig", "x", "y", s, true);
     HtmlReport.writePlot(svg, "Fig <1>", "x", "y", s, false);
     assertEquals("PNG", new String(Files.readAllBytes(png), 1, 3, StandardCharsets.US_ASCII));
     assertTrue(read(svg).contains("<title>Fig &lt;1&gt;</title>"));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> HtmlReport.writePlot(tmp.resolve("fig.pdf"), "t", "x", "y", s, false));
   }
 
   @Test
   void writePlotWithLogXDropsNonPositivePointsAndDrawsEmptyFrames() throws IOException {
-    List<Series> s = List.of(new Series("a", new double[] {-1, 0, 1, 100}, new double[] {0, 0.1, 0.5, 1}));
+    List<Series> s =
+        List.of(new Series("a", new double[] {-1, 0, 1, 100}, new double[] {0, 0.1, 0.5, 1}));
     HtmlReport.writePlot(tmp.resolve("log.png"), "t", "x", "y", s, true);
     HtmlReport.writePlot(tmp.resolve("none.svg"), "t", "x", "y", List.of(), false);
     assertTrue(Files.size(tmp.resolve("log.png")) > 0);

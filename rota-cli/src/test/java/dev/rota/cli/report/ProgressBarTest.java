@@ -41,7 +41,8 @@ class ProgressBarTest {
 
     clock.now += 3 * S;
     bar.update(80); // 4 s for 80 units: 1 s left
-    assertTrue(out.toString().endsWith("\rsim  80% [########################------]  80/100 ETA 0:01"),
+    assertTrue(
+        out.toString().endsWith("\rsim  80% [########################------]  80/100 ETA 0:01"),
         out.toString());
 
     clock.now += S;
@@ -70,8 +71,10 @@ class ProgressBarTest {
     bar.update(2_000_000);
     String last = bytes.toString(StandardCharsets.UTF_8).substring(first.length());
     // "ETA 0:00" is three characters shorter than "ETA 2:00:00": padded with three blanks
-    assertEquals("\r 99% [#############################-] 1,999,999/2,000,000 ETA 0:00   "
-        + "\r100% [##############################] 2,000,000/2,000,000 ETA 0:00", last);
+    assertEquals(
+        "\r 99% [#############################-] 1,999,999/2,000,000 ETA 0:00   "
+            + "\r100% [##############################] 2,000,000/2,000,000 ETA 0:00",
+        last);
   }
 
   @Test
@@ -167,7 +170,8 @@ class ProgressBarTest {
     FakeClock clock = new FakeClock();
     StringWriter out = new StringWriter();
     ProgressBar zero = new ProgressBar("z", 0, out, true, clock);
-    assertEquals("z 100% [##############################] 0/0 ETA --:--", zero.format(0, clock.now, false));
+    assertEquals(
+        "z 100% [##############################] 0/0 ETA --:--", zero.format(0, clock.now, false));
     ProgressBar over = new ProgressBar("o", 10, out, true, clock);
     assertTrue(over.format(12, clock.now + S, false).startsWith("o 100% [######"));
   }

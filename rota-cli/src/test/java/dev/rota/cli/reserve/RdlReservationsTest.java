@@ -15,12 +15,16 @@ import org.apache.hadoop.yarn.api.records.ReservationRequestInterpreter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code rota reserve}'s local half: parse, compile, build the definition; bad RDL never leaves the client. */
+/**
+ * {@code rota reserve}'s local half: parse, compile, build the definition; bad RDL never leaves the
+ * client.
+ */
 class RdlReservationsTest {
 
   @Test
   void nestedRdlTravelsInTheNameWithAnAnySummaryAndAWindowFromTheNextStep() {
-    String rdl = "window(order(all(atom(<1024,1>,1,2,10,20), atom(<1024,1>,1,1,10,10)), atom(<1024,1>,2,2,10,20)), 0, 30)";
+    String rdl =
+        "window(order(all(atom(<1024,1>,1,2,10,20), atom(<1024,1>,1,1,10,10)), atom(<1024,1>,2,2,10,20)), 0, 30)";
     RdlReservations.Prepared p = RdlReservations.prepare(rdl, "t.rdl", 1000, 10_500, 2000);
     ReservationDefinition d = p.definition();
     assertEquals(13, p.arrivalStep(), "first whole step at least 2 s after 10.5 s");
@@ -36,19 +40,36 @@ class RdlReservationsTest {
   void oneLevelRdlAlsoCarriesItsHadoopStages() {
     String rdl = "window(order(atom(<2g,1>,1,4,5,20), atom(<1g,1>,2,2,3,6)), 0, 20)";
     ReservationDefinition d = RdlReservations.prepare(rdl, "t.rdl", 1000, 0, 0).definition();
-    assertEquals(ReservationRequestInterpreter.R_ORDER, d.getReservationRequests().getInterpreter());
+    assertEquals(
+        ReservationRequestInterpreter.R_ORDER, d.getReservationRequests().getInterpreter());
     assertEquals(4, d.getReservationRequests().getReservationResources().get(0).getNumContainers());
     assertEquals(5000, d.getReservationRequests().getReservationResources().get(0).getDuration());
-    assertEquals(2048, d.getReservationRequests().getReservationResources().get(0).getCapability().getMemorySize());
+    assertEquals(
+        2048,
+        d.getReservationRequests()
+            .getReservationResources()
+            .get(0)
+            .getCapability()
+            .getMemorySize());
   }
 
   @Test
   void badRdlNamesTheSubExpression() {
-    RdlReservations.RdlInputException e = assertThrows(RdlReservations.RdlInputException.class,
-        () -> RdlReservations.prepare("window(order(atom(<1g,1>,1,1,5,5), atom(<1g,1>,3,2,1,6)), 0, 20)", "t.rdl", 1000, 0, 0));
+    RdlReservations.RdlInputException e =
+        assertThrows(
+            RdlReservations.RdlInputException.class,
+            () ->
+                RdlReservations.prepare(
+                    "window(order(atom(<1g,1>,1,1,5,5), atom(<1g,1>,3,2,1,6)), 0, 20)",
+                    "t.rdl",
+                    1000,
+                    0,
+                    0));
     assertTrue(e.getMessage().contains("window.order[1].atom: g = 3 > h = 2"), e.getMessage());
-    RdlReservations.RdlInputException unbounded = assertThrows(RdlReservations.RdlInputException.class,
-        () -> RdlReservations.prepare("atom(<1g,1>,1,1,5,5)", "t.rdl", 1000, 0, 0));
+    RdlReservations.RdlInputException unbounded =
+        assertThrows(
+            RdlReservations.RdlInputException.class,
+            () -> RdlReservations.prepare("atom(<1g,1>,1,1,5,5)", "t.rdl", 1000, 0, 0));
     assertTrue(unbounded.getMessage().contains("not inside any window"), unbounded.getMessage());
   }
 
@@ -66,7 +87,8 @@ class RdlReservationsTest {
 
     Files.writeString(f, "window(atom(<1g,1>, 1, 4, 10, 40)\n");
     err.getBuffer().setLength(0);
-    assertEquals(2, cl.execute("reserve", f.toString(), "--queue", "dedicated", "--rm", "127.0.0.1:1"));
+    assertEquals(
+        2, cl.execute("reserve", f.toString(), "--queue", "dedicated", "--rm", "127.0.0.1:1"));
     assertTrue(err.toString().contains("line 2, column 1"), err.toString());
   }
 }

@@ -29,27 +29,30 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code rota reproduce adaptive-runtime}: the paper's §4.4. One group of 6 or 8 containers with 2 or
- * 4 priority queues under the Capacity or the Fair Scheduler receives a 20-minute SWIM FB-2009 stream
- * ({@link TruthWorkloads#swimStream}, offered load {@value #LOAD}); the ground truth
- * ({@link GroupSimulation}, MapReduce execution, noisy task times) runs it
+ * {@code rota reproduce adaptive-runtime}: the paper's §4.4. One group of 6 or 8 containers with 2
+ * or 4 priority queues under the Capacity or the Fair Scheduler receives a 20-minute SWIM FB-2009
+ * stream ({@link TruthWorkloads#swimStream}, offered load {@value #LOAD}); the ground truth ({@link
+ * GroupSimulation}, MapReduce execution, noisy task times) runs it
+ *
  * <ul>
- *   <li>under each of the paper's static representative configurations (7 / 9 / 10 / 18,
- *       {@link SearchSpace#baselines}), and
- *   <li>tuned: every 1, 2, 4 or 8 minutes, if a job arrived since the last tuning moment (the paper's
- *       trigger), the group optimizer searches the §4.4 space ({@link SearchSpace#runtimeCapacity}:
- *       capacities in eighths; {@link SearchSpace#runtimeFair}: weights {25, 50, 75} × FIFO/Fair/DRF)
- *       with the comparator on what is known at that moment — the arrived, unfinished jobs, their
- *       unstarted tasks' estimates and their running tasks' estimated remaining time
- *       ({@link ComparatorInputs#online}), never the actual durations or future jobs — and the
- *       simulation switches to the choice at once. With one group the cluster DP gives it every
- *       container, so the tuner reduces to the group optimizer at r = the group's containers.
+ *   <li>under each of the paper's static representative configurations (7 / 9 / 10 / 18, {@link
+ *       SearchSpace#baselines}), and
+ *   <li>tuned: every 1, 2, 4 or 8 minutes, if a job arrived since the last tuning moment (the
+ *       paper's trigger), the group optimizer searches the §4.4 space ({@link
+ *       SearchSpace#runtimeCapacity}: capacities in eighths; {@link SearchSpace#runtimeFair}:
+ *       weights {25, 50, 75} × FIFO/Fair/DRF) with the comparator on what is known at that moment —
+ *       the arrived, unfinished jobs, their unstarted tasks' estimates and their running tasks'
+ *       estimated remaining time ({@link ComparatorInputs#online}), never the actual durations or
+ *       future jobs — and the simulation switches to the choice at once. With one group the cluster
+ *       DP gives it every container, so the tuner reduces to the group optimizer at r = the group's
+ *       containers.
  * </ul>
+ *
  * Every run starts with equal shares, FIFO (the tuned run's first tuning moment is at time 0).
- * Latency reduction = mean over the static configurations of their mean job latency / the tuned run's
- * mean job latency (the paper's "compared to the representative configurations"); rows per setting
- * and interval, and per interval over all settings and streams, beside the best static configuration
- * in hindsight.
+ * Latency reduction = mean over the static configurations of their mean job latency / the tuned
+ * run's mean job latency (the paper's "compared to the representative configurations"); rows per
+ * setting and interval, and per interval over all settings and streams, beside the best static
+ * configuration in hindsight.
  */
 public final class AdaptiveRuntimeExperiment implements Experiment {
   static final double LOAD = 1.0;
@@ -63,17 +66,24 @@ public final class AdaptiveRuntimeExperiment implements Experiment {
 
   record Setting(SchedulerKind kind, int queues, int containers) {
     String label() {
-      return (kind == SchedulerKind.CAPACITY ? "Capacity" : "Fair") + " " + queues + "q @" + containers;
+      return (kind == SchedulerKind.CAPACITY ? "Capacity" : "Fair")
+          + " "
+          + queues
+          + "q @"
+          + containers;
     }
 
     SearchSpace space() {
-      return kind == SchedulerKind.CAPACITY ? SearchSpace.runtimeCapacity(queues) : SearchSpace.runtimeFair(queues);
+      return kind == SchedulerKind.CAPACITY
+          ? SearchSpace.runtimeCapacity(queues)
+          : SearchSpace.runtimeFair(queues);
     }
 
     GroupConfiguration initial() {
       double[] equal = new double[queues];
       Arrays.fill(equal, kind == SchedulerKind.CAPACITY ? 1.0 / queues : 50);
-      return kind == SchedulerKind.CAPACITY ? GroupConfiguration.capacity(IntraQueuePolicy.FIFO, equal)
+      return kind == SchedulerKind.CAPACITY
+          ? GroupConfiguration.capacity(IntraQueuePolicy.FIFO, equal)
           : GroupConfiguration.fair(IntraQueuePolicy.FIFO, equal);
     }
   }
@@ -91,8 +101,8 @@ public final class AdaptiveRuntimeExperiment implements Experiment {
   }
 
   /**
-   * The tuner in the loop: re-optimizes when a job arrived since the last moment; its comparator models AM
-   * containers when asked (the default wherever the ground truth has them).
+   * The tuner in the loop: re-optimizes when a job arrived since the last moment; its comparator
+   * models AM containers when asked (the default wherever the ground truth has them).
    */
   static final class Tuner implements GroupSimulation.Controller {
     private final GroupOptimizer optimizer;
@@ -138,8 +148,16 @@ public final class AdaptiveRuntimeExperiment implements Experiment {
   }
 
   /** One stream under one setting. */
-  record Outcome(Setting setting, double stream, double[] staticMean, double[] tunedMean, double[][] staticWindows,
-      double[][] tunedWindows, int[] searches, double[] searchMs, int jobs) {
+  record Outcome(
+      Setting setting,
+      double stream,
+      double[] staticMean,
+      double[] tunedMean,
+      double[][] staticWindows,
+      double[][] tunedWindows,
+      int[] searches,
+      double[] searchMs,
+      int jobs) {
     double baseline() {
       return Arrays.stream(staticMean).average().orElseThrow();
     }
@@ -189,17 +207,26 @@ public final class AdaptiveRuntimeExperiment implements Experiment {
       String c = o.setting.label() + " stream " + o.stream;
       for (int i = 0; i < INTERVALS_S.length; i++) {
         String iv = " every " + (int) (INTERVALS_S[i] / 60) + " min";
-        rows.add(new ReproRow(c + iv, "latency_reduction_x", null, o.baseline() / o.tunedMean[i], null, null));
-        rows.add(new ReproRow(c + iv, "mean_latency_s", null, o.tunedMean[i], o.baseline(), "mean of static"));
-        rows.add(new ReproRow(c + iv, "vs_best_static_x", null, o.bestStatic() / o.tunedMean[i], null, null));
-        rows.add(new ReproRow(c + iv, "vs_worst_static_x", null, o.worstStatic() / o.tunedMean[i], null, null));
+        rows.add(
+            new ReproRow(
+                c + iv, "latency_reduction_x", null, o.baseline() / o.tunedMean[i], null, null));
+        rows.add(
+            new ReproRow(
+                c + iv, "mean_latency_s", null, o.tunedMean[i], o.baseline(), "mean of static"));
+        rows.add(
+            new ReproRow(
+                c + iv, "vs_best_static_x", null, o.bestStatic() / o.tunedMean[i], null, null));
+        rows.add(
+            new ReproRow(
+                c + iv, "vs_worst_static_x", null, o.worstStatic() / o.tunedMean[i], null, null));
         rows.add(new ReproRow(c + iv, "searches", null, o.searches[i], null, null));
         rows.add(new ReproRow(c + iv, "search_ms_mean", null, o.searchMs[i], null, null));
       }
     }
     summarize(rows, "all settings", all, true);
     if (!quick) {
-      // the same streams with the comparator's execution model (no AM container; a container per task)
+      // the same streams with the comparator's execution model (no AM container; a container per
+      // task)
       List<Outcome> noAm = new ArrayList<>();
       for (double stream : FULL_STREAMS) {
         for (Setting s : settings(false)) {
@@ -207,7 +234,8 @@ public final class AdaptiveRuntimeExperiment implements Experiment {
         }
       }
       summarize(rows, "ablation without AM containers: all settings", noAm, false);
-      // the default ground truth (AM containers) tuned by the comparator without AM containers (before it had them)
+      // the default ground truth (AM containers) tuned by the comparator without AM containers
+      // (before it had them)
       List<Outcome> blind = new ArrayList<>();
       for (double stream : FULL_STREAMS) {
         for (Setting s : settings(false)) {
@@ -216,7 +244,11 @@ public final class AdaptiveRuntimeExperiment implements Experiment {
       }
       summarize(rows, "comparator without AM containers: all settings", blind, false);
     }
-    log.printf(Locale.ROOT, "[adaptive-runtime] %d runs in %.1f s%n", all.size(), (System.nanoTime() - t0) / 1e9);
+    log.printf(
+        Locale.ROOT,
+        "[adaptive-runtime] %d runs in %.1f s%n",
+        all.size(),
+        (System.nanoTime() - t0) / 1e9);
     plot(outDir, plotter, all);
     return rows;
   }
@@ -225,23 +257,47 @@ public final class AdaptiveRuntimeExperiment implements Experiment {
     double overall = 0;
     for (int i = 0; i < INTERVALS_S.length; i++) {
       int k = i;
-      double red = all.stream().mapToDouble(o -> o.baseline() / o.tunedMean[k]).average().orElseThrow();
-      double vsBest = all.stream().mapToDouble(o -> o.bestStatic() / o.tunedMean[k]).average().orElseThrow();
-      double vsWorst = all.stream().mapToDouble(o -> o.worstStatic() / o.tunedMean[k]).average().orElseThrow();
+      double red =
+          all.stream().mapToDouble(o -> o.baseline() / o.tunedMean[k]).average().orElseThrow();
+      double vsBest =
+          all.stream().mapToDouble(o -> o.bestStatic() / o.tunedMean[k]).average().orElseThrow();
+      double vsWorst =
+          all.stream().mapToDouble(o -> o.worstStatic() / o.tunedMean[k]).average().orElseThrow();
       overall += red / INTERVALS_S.length;
       String c = name + " every " + (int) (INTERVALS_S[i] / 60) + " min";
-      rows.add(new ReproRow(c, "latency_reduction_x", paper ? PAPER.get(INTERVALS_S[i]) : null, red, null, null));
+      rows.add(
+          new ReproRow(
+              c, "latency_reduction_x", paper ? PAPER.get(INTERVALS_S[i]) : null, red, null, null));
       rows.add(new ReproRow(c, "vs_best_static_x", null, vsBest, null, null));
-      // the most any static configuration loses: a reduction over the mean of the statics cannot exceed it
+      // the most any static configuration loses: a reduction over the mean of the statics cannot
+      // exceed it
       rows.add(new ReproRow(c, "vs_worst_static_x", null, vsWorst, null, null));
-      log.printf(Locale.ROOT, "[adaptive-runtime] %s every %d min: latency reduction %.2fx (paper %s), vs best static"
-          + " %.2fx, vs worst static %.2fx%n", name, (int) (INTERVALS_S[i] / 60), red,
-          paper && PAPER.containsKey(INTERVALS_S[i]) ? String.format(Locale.ROOT, "%.2fx", PAPER.get(INTERVALS_S[i]))
-          : "-", vsBest, vsWorst);
+      log.printf(
+          Locale.ROOT,
+          "[adaptive-runtime] %s every %d min: latency reduction %.2fx (paper %s), vs best static"
+              + " %.2fx, vs worst static %.2fx%n",
+          name,
+          (int) (INTERVALS_S[i] / 60),
+          red,
+          paper && PAPER.containsKey(INTERVALS_S[i])
+              ? String.format(Locale.ROOT, "%.2fx", PAPER.get(INTERVALS_S[i]))
+              : "-",
+          vsBest,
+          vsWorst);
     }
-    rows.add(new ReproRow(name + ", all intervals", "latency_reduction_x", paper ? PAPER_AVERAGE : null, overall, null,
-        null));
-    log.printf(Locale.ROOT, "[adaptive-runtime] %s: average over intervals %.2fx (paper %.2fx)%n", name, overall,
+    rows.add(
+        new ReproRow(
+            name + ", all intervals",
+            "latency_reduction_x",
+            paper ? PAPER_AVERAGE : null,
+            overall,
+            null,
+            null));
+    log.printf(
+        Locale.ROOT,
+        "[adaptive-runtime] %s: average over intervals %.2fx (paper %.2fx)%n",
+        name,
+        overall,
         PAPER_AVERAGE);
   }
 
@@ -249,22 +305,32 @@ public final class AdaptiveRuntimeExperiment implements Experiment {
     return runOne(s, stream, bounds, GroupSimulation.Execution.MAPREDUCE, LOAD);
   }
 
-  Outcome runOne(Setting s, double stream, QueueBounds bounds, GroupSimulation.Execution exec, double load)
+  Outcome runOne(
+      Setting s, double stream, QueueBounds bounds, GroupSimulation.Execution exec, double load)
       throws IOException {
     return runOne(s, stream, bounds, exec, load, exec.amContainer());
   }
 
-  Outcome runOne(Setting s, double stream, QueueBounds bounds, GroupSimulation.Execution exec, double load,
-      boolean comparatorAm) throws IOException {
-    TaskNoise noise = new TaskNoise(TaskNoise.DEFAULT_SIGMA, NOISE_SEED + Math.round(stream * 1000));
-    List<TruthJob> jobs = TruthWorkloads.withQueues(
-        TruthWorkloads.swimStream(s.containers, STREAM_SECONDS, load, stream, noise), s.queues);
+  Outcome runOne(
+      Setting s,
+      double stream,
+      QueueBounds bounds,
+      GroupSimulation.Execution exec,
+      double load,
+      boolean comparatorAm)
+      throws IOException {
+    TaskNoise noise =
+        new TaskNoise(TaskNoise.DEFAULT_SIGMA, NOISE_SEED + Math.round(stream * 1000));
+    List<TruthJob> jobs =
+        TruthWorkloads.withQueues(
+            TruthWorkloads.swimStream(s.containers, STREAM_SECONDS, load, stream, noise), s.queues);
     List<GroupConfiguration> statics = SearchSpace.baselines(s.kind, s.queues);
     double[] staticMean = new double[statics.size()];
     double[][] staticWin = new double[statics.size()][];
     for (int i = 0; i < statics.size(); i++) {
-      GroupSimulation.Result r = GroupSimulation.run(jobs, s.containers, exec,
-          ComparatorInputs.truth(statics.get(i), bounds));
+      GroupSimulation.Result r =
+          GroupSimulation.run(
+              jobs, s.containers, exec, ComparatorInputs.truth(statics.get(i), bounds));
       staticMean[i] = r.meanLatency();
       staticWin[i] = windows(r, jobs);
     }
@@ -273,23 +339,47 @@ public final class AdaptiveRuntimeExperiment implements Experiment {
     int[] searches = new int[INTERVALS_S.length];
     double[] ms = new double[INTERVALS_S.length];
     for (int i = 0; i < INTERVALS_S.length; i++) {
-      Tuner tuner = new Tuner(s, bounds, comparatorAm, !exec.reuseContainers() && AdaptiveDefaults.RELEASE_PER_TASK);
-      GroupSimulation.Result r = GroupSimulation.run(jobs, s.containers, exec,
-          ComparatorInputs.truth(s.initial(), bounds), tuner, INTERVALS_S[i]);
+      Tuner tuner =
+          new Tuner(
+              s,
+              bounds,
+              comparatorAm,
+              !exec.reuseContainers() && AdaptiveDefaults.RELEASE_PER_TASK);
+      GroupSimulation.Result r =
+          GroupSimulation.run(
+              jobs,
+              s.containers,
+              exec,
+              ComparatorInputs.truth(s.initial(), bounds),
+              tuner,
+              INTERVALS_S[i]);
       tuned[i] = r.meanLatency();
       tunedWin[i] = windows(r, jobs);
       searches[i] = tuner.searches;
       ms[i] = tuner.searches == 0 ? 0 : tuner.nanos / 1e6 / tuner.searches;
     }
-    Outcome o = new Outcome(s, stream, staticMean, tuned, staticWin, tunedWin, searches, ms, jobs.size());
-    log.printf(Locale.ROOT, "[adaptive-runtime] %-18s stream %.1f (%d jobs): static mean %7.1f s (best %7.1f,"
-        + " worst %7.1f) | tuned 1/2/4/8 min %7.1f %7.1f %7.1f %7.1f s%n", s.label(), stream, jobs.size(),
-        o.baseline(), o.bestStatic(), Arrays.stream(staticMean).max().orElseThrow(), tuned[0], tuned[1], tuned[2],
+    Outcome o =
+        new Outcome(s, stream, staticMean, tuned, staticWin, tunedWin, searches, ms, jobs.size());
+    log.printf(
+        Locale.ROOT,
+        "[adaptive-runtime] %-18s stream %.1f (%d jobs): static mean %7.1f s (best %7.1f,"
+            + " worst %7.1f) | tuned 1/2/4/8 min %7.1f %7.1f %7.1f %7.1f s%n",
+        s.label(),
+        stream,
+        jobs.size(),
+        o.baseline(),
+        o.bestStatic(),
+        Arrays.stream(staticMean).max().orElseThrow(),
+        tuned[0],
+        tuned[1],
+        tuned[2],
         tuned[3]);
     return o;
   }
 
-  /** Mean latency of the jobs submitted in each 2-minute window of the stream (Fig. 11's x axis). */
+  /**
+   * Mean latency of the jobs submitted in each 2-minute window of the stream (Fig. 11's x axis).
+   */
   static double[] windows(GroupSimulation.Result r, List<TruthJob> jobs) {
     int n = (int) (STREAM_SECONDS / 120);
     double[] out = new double[n];
@@ -300,7 +390,8 @@ public final class AdaptiveRuntimeExperiment implements Experiment {
   }
 
   private static void plot(Path outDir, Plotter plotter, List<Outcome> all) throws IOException {
-    // Fig. 12 analogue: mean latency vs tuning interval, per setting (first stream), against the static mean
+    // Fig. 12 analogue: mean latency vs tuning interval, per setting (first stream), against the
+    // static mean
     double[] minutes = Arrays.stream(INTERVALS_S).map(s -> s / 60).toArray();
     List<Plotter.Line> lines = new ArrayList<>();
     Map<String, double[]> reductions = new LinkedHashMap<>();
@@ -309,20 +400,31 @@ public final class AdaptiveRuntimeExperiment implements Experiment {
       for (int i = 0; i < red.length; i++) {
         red[i] = o.baseline() / o.tunedMean[i];
       }
-      reductions.merge(o.setting.label(), red, (a, b) -> {
-        double[] m = new double[a.length];
-        for (int i = 0; i < a.length; i++) {
-          m[i] = a[i] + b[i];
-        }
-        return m;
-      });
+      reductions.merge(
+          o.setting.label(),
+          red,
+          (a, b) -> {
+            double[] m = new double[a.length];
+            for (int i = 0; i < a.length; i++) {
+              m[i] = a[i] + b[i];
+            }
+            return m;
+          });
     }
     long streams = all.stream().map(Outcome::stream).distinct().count();
-    reductions.forEach((k, v) -> lines.add(new Plotter.Line(k, minutes, Arrays.stream(v).map(x -> x / streams)
-        .toArray())));
-    lines.add(new Plotter.Line("paper (all settings)", new double[] {1, 2}, new double[] {2.40, 2.22}));
-    plotter.plot(outDir.resolve("runtime-reduction.png"), "Latency reduction vs the mean static configuration",
-        "tuning interval (min)", "latency reduction (x)", lines, false);
+    reductions.forEach(
+        (k, v) ->
+            lines.add(
+                new Plotter.Line(k, minutes, Arrays.stream(v).map(x -> x / streams).toArray())));
+    lines.add(
+        new Plotter.Line("paper (all settings)", new double[] {1, 2}, new double[] {2.40, 2.22}));
+    plotter.plot(
+        outDir.resolve("runtime-reduction.png"),
+        "Latency reduction vs the mean static configuration",
+        "tuning interval (min)",
+        "latency reduction (x)",
+        lines,
+        false);
     // Fig. 11 analogue: per 2-minute window, one setting, tuned every 2 min vs each static
     Outcome o = all.get(0);
     double[] x = new double[o.tunedWindows[1].length];
@@ -334,8 +436,13 @@ public final class AdaptiveRuntimeExperiment implements Experiment {
     for (int i = 0; i < o.staticWindows.length; i++) {
       win.add(new Plotter.Line("c" + (i + 1), x, nanToZero(o.staticWindows[i])));
     }
-    plotter.plot(outDir.resolve("runtime-windows.png"), "Mean latency of the jobs submitted in each 2-minute window, "
-        + o.setting.label(), "minute", "mean latency (s)", win, false);
+    plotter.plot(
+        outDir.resolve("runtime-windows.png"),
+        "Mean latency of the jobs submitted in each 2-minute window, " + o.setting.label(),
+        "minute",
+        "mean latency (s)",
+        win,
+        false);
   }
 
   private static double[] nanToZero(double[] a) {

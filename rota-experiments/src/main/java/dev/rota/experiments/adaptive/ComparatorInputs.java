@@ -14,18 +14,21 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * The bridge between the ground truth and the comparator, in both directions, passing on only what a
- * tuner may know:
+ * The bridge between the ground truth and the comparator, in both directions, passing on only what
+ * a tuner may know:
+ *
  * <ul>
- *   <li>a {@link TruthJob} becomes an {@link AdaptiveJob} with its <em>estimated</em> task durations,
- *       all stages flattened in execution order with a barrier at each stage boundary, and its vcores;
- *   <li>a {@link GroupSnapshot} (a tuning moment) becomes a {@link GroupState}: each unfinished job's
- *       unstarted tasks (estimates) and its running tasks' estimated remaining time, max(0, estimate −
- *       elapsed), and whether its ApplicationMaster runs; jobs not yet submitted are not included;
- *   <li>a {@link GroupConfiguration} under the group's {@link QueueBounds} becomes the
- *       {@link TruthConfig} the ground truth applies: Capacity share = capacity, maximum =
- *       min(maxShare, bounds.max); Fair weight = share, minResources = bounds.min, maxResources =
- *       min(maxShare, bounds.max).
+ *   <li>a {@link TruthJob} becomes an {@link AdaptiveJob} with its <em>estimated</em> task
+ *       durations, all stages flattened in execution order with a barrier at each stage boundary,
+ *       and its vcores;
+ *   <li>a {@link GroupSnapshot} (a tuning moment) becomes a {@link GroupState}: each unfinished
+ *       job's unstarted tasks (estimates) and its running tasks' estimated remaining time, max(0,
+ *       estimate − elapsed), and whether its ApplicationMaster runs; jobs not yet submitted are not
+ *       included;
+ *   <li>a {@link GroupConfiguration} under the group's {@link QueueBounds} becomes the {@link
+ *       TruthConfig} the ground truth applies: Capacity share = capacity, maximum = min(maxShare,
+ *       bounds.max); Fair weight = share, minResources = bounds.min, maxResources = min(maxShare,
+ *       bounds.max).
  * </ul>
  */
 public final class ComparatorInputs {
@@ -40,8 +43,12 @@ public final class ComparatorInputs {
     return out;
   }
 
-  /** A whole mix as the comparator sees it before it starts (time 0; jobs arrive at their submit times). */
-  public static GroupState offline(String name, List<TruthJob> jobs, int queues, QueueBounds bounds) {
+  /**
+   * A whole mix as the comparator sees it before it starts (time 0; jobs arrive at their submit
+   * times).
+   */
+  public static GroupState offline(
+      String name, List<TruthJob> jobs, int queues, QueueBounds bounds) {
     List<AdaptiveJob> out = new ArrayList<>(jobs.size());
     for (TruthJob j : jobs) {
       out.add(waiting(j));
@@ -51,8 +58,18 @@ public final class ComparatorInputs {
 
   /** A job that has not started, with all its estimated tasks. */
   public static AdaptiveJob waiting(TruthJob j) {
-    return new AdaptiveJob("j" + j.id(), j.queue(), j.submit(), flatten(j, 0, 0), 1, j.vcores(),
-        AdaptiveJob.ANY_MACHINE, Double.POSITIVE_INFINITY, null, false, barriers(j, 0, 0));
+    return new AdaptiveJob(
+        "j" + j.id(),
+        j.queue(),
+        j.submit(),
+        flatten(j, 0, 0),
+        1,
+        j.vcores(),
+        AdaptiveJob.ANY_MACHINE,
+        Double.POSITIVE_INFINITY,
+        null,
+        false,
+        barriers(j, 0, 0));
   }
 
   /** The group at a tuning moment. */
@@ -63,14 +80,27 @@ public final class ComparatorInputs {
       double[] unstarted = flatten(j, v.stage(), v.started());
       double[] running = new double[v.runningTasks().length];
       for (int k = 0; k < running.length; k++) {
-        running[k] = Math.max(0, j.estimate(v.stage(), v.runningTasks()[k]) - (s.now() - v.runningSince()[k]));
+        running[k] =
+            Math.max(
+                0, j.estimate(v.stage(), v.runningTasks()[k]) - (s.now() - v.runningSince()[k]));
       }
       if (unstarted.length == 0 && running.length == 0) {
         continue; // only its AM is left (cannot happen: a job ends with its last task)
       }
       // a job whose AM runs holds it (the comparator reads this only when it models AM containers)
-      out.add(new AdaptiveJob("j" + j.id(), j.queue(), j.submit(), unstarted, 1, j.vcores(), AdaptiveJob.ANY_MACHINE,
-          Double.POSITIVE_INFINITY, running, v.amRunning(), barriers(j, v.stage(), v.started())));
+      out.add(
+          new AdaptiveJob(
+              "j" + j.id(),
+              j.queue(),
+              j.submit(),
+              unstarted,
+              1,
+              j.vcores(),
+              AdaptiveJob.ANY_MACHINE,
+              Double.POSITIVE_INFINITY,
+              running,
+              v.amRunning(),
+              barriers(j, v.stage(), v.started())));
     }
     return GroupState.of(name, queueNames(queues), bounds, out, s.now());
   }
@@ -92,8 +122,8 @@ public final class ComparatorInputs {
   }
 
   /**
-   * The stage boundaries of {@link #flatten}'s task list: the index where each later stage begins (0 when
-   * the current stage has started every task, so the next one waits for the running ones).
+   * The stage boundaries of {@link #flatten}'s task list: the index where each later stage begins
+   * (0 when the current stage has started every task, so the next one waits for the running ones).
    */
   static int[] barriers(TruthJob j, int stage, int task) {
     int[] out = new int[j.stages() - stage - 1];
@@ -117,18 +147,22 @@ public final class ComparatorInputs {
       QueueSetting s = c.queues().get(q);
       QueueBounds b = bounds.get(q);
       double max = Math.min(s.maxShare(), b.max());
-      TruthConfig.Policy p = switch (s.policy()) {
-        case FIFO -> TruthConfig.Policy.FIFO;
-        case FAIR -> TruthConfig.Policy.FAIR;
-        case DRF -> TruthConfig.Policy.DRF;
-        default -> throw new IllegalArgumentException("the ground truth has no " + s.policy() + " policy");
-      };
+      TruthConfig.Policy p =
+          switch (s.policy()) {
+            case FIFO -> TruthConfig.Policy.FIFO;
+            case FAIR -> TruthConfig.Policy.FAIR;
+            case DRF -> TruthConfig.Policy.DRF;
+            default ->
+                throw new IllegalArgumentException(
+                    "the ground truth has no " + s.policy() + " policy");
+          };
       if (c.kind() == SchedulerKind.CAPACITY) {
         qs.add(new TruthConfig.Queue(s.share(), 0, Math.max(max, s.share()), p));
       } else {
         qs.add(new TruthConfig.Queue(s.share(), Math.min(b.min(), max), max, p));
       }
     }
-    return new TruthConfig(c.kind() == SchedulerKind.CAPACITY ? TruthConfig.Kind.CAPACITY : TruthConfig.Kind.FAIR, qs);
+    return new TruthConfig(
+        c.kind() == SchedulerKind.CAPACITY ? TruthConfig.Kind.CAPACITY : TruthConfig.Kind.FAIR, qs);
   }
 }

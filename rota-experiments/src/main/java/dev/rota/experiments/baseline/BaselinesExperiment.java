@@ -2,25 +2,24 @@ package dev.rota.experiments.baseline;
 
 import dev.rota.core.baseline.FifoPolicy;
 import dev.rota.core.baseline.StaticCapacityPolicy;
+import dev.rota.core.catalog.Catalog;
 import dev.rota.core.metrics.JobClass;
 import dev.rota.core.metrics.Percentiles;
 import dev.rota.core.model.QueueSpec;
 import dev.rota.core.model.Workload;
 import dev.rota.core.sim.Scenario;
 import dev.rota.core.sim.Scenario.QueueAssignment;
-import dev.rota.core.sim.Schedulers;
 import dev.rota.core.sim.SimResult;
 import dev.rota.core.trace.SharedData;
 import dev.rota.core.trace.Traces;
+import dev.rota.experiments.Experiment;
+import dev.rota.experiments.Plotter;
+import dev.rota.experiments.ReproRow;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.rota.core.catalog.Catalog;
-import dev.rota.experiments.Experiment;
-import dev.rota.experiments.ReproRow;
-import dev.rota.experiments.Plotter;
 /**
  * {@code rota reproduce baselines}: the two centralized baselines every later system is measured
  * against, on the Eagle-format subtraces. Rota's static capacity configuration (a short queue with
@@ -32,14 +31,20 @@ public final class BaselinesExperiment implements Experiment {
   record Case(String trace, double cutoff, int workers) {}
 
   static final List<Case> QUICK = List.of(new Case("eagle/YH1_sub.tr", 90.5811, 3700));
-  static final List<Case> FULL = List.of(
-      new Case("eagle/YH1_sub.tr", 90.5811, 3700),
-      new Case("eagle/YH1_sub.tr", 90.5811, 4600),
-      new Case("eagle/GOOG_subtrace.tr", 1129.532, 6700),
-      new Case("eagle/GOOG_subtrace.tr", 1129.532, 10000));
+  static final List<Case> FULL =
+      List.of(
+          new Case("eagle/YH1_sub.tr", 90.5811, 3700),
+          new Case("eagle/YH1_sub.tr", 90.5811, 4600),
+          new Case("eagle/GOOG_subtrace.tr", 1129.532, 6700),
+          new Case("eagle/GOOG_subtrace.tr", 1129.532, 10000));
 
-  static final QueueSpec SPLIT = QueueSpec.parent("root", 100, 100,
-      QueueSpec.leaf("root.short", 10, 100), QueueSpec.leaf("root.long", 90, 90));
+  static final QueueSpec SPLIT =
+      QueueSpec.parent(
+          "root",
+          100,
+          100,
+          QueueSpec.leaf("root.short", 10, 100),
+          QueueSpec.leaf("root.long", 90, 90));
 
   @Override
   public String name() {
@@ -58,17 +63,28 @@ public final class BaselinesExperiment implements Experiment {
       Workload w = Traces.read(SharedData.trace(c.trace()));
       Scenario base = Scenario.of(c.workers()).withCutoff(c.cutoff());
       SimResult fifo = Catalog.SCHEDULERS.get(FifoPolicy.NAME).run(w, base, null, 1);
-      SimResult cap = Catalog.SCHEDULERS.get(StaticCapacityPolicy.NAME)
-          .run(w, base.withQueues(SPLIT, QueueAssignment.BY_CLASS), null, 1);
+      SimResult cap =
+          Catalog.SCHEDULERS
+              .get(StaticCapacityPolicy.NAME)
+              .run(w, base.withQueues(SPLIT, QueueAssignment.BY_CLASS), null, 1);
       String name = Path.of(c.trace()).getFileName() + " " + c.workers() + " workers";
       for (JobClass cls : JobClass.values()) {
         Percentiles f = new Percentiles(fifo.latencies(cls, c.cutoff()));
         Percentiles k = new Percentiles(cap.latencies(cls, c.cutoff()));
         for (int p : new int[] {50, 90, 99}) {
-          rows.add(new ReproRow(name, cls.label() + "_p" + p + "_s", null, k.at(p), f.at(p), FifoPolicy.NAME));
+          rows.add(
+              new ReproRow(
+                  name, cls.label() + "_p" + p + "_s", null, k.at(p), f.at(p), FifoPolicy.NAME));
         }
       }
-      rows.add(new ReproRow(name, "utilization", null, cap.cpuUtilization(), fifo.cpuUtilization(), FifoPolicy.NAME));
+      rows.add(
+          new ReproRow(
+              name,
+              "utilization",
+              null,
+              cap.cpuUtilization(),
+              fifo.cpuUtilization(),
+              FifoPolicy.NAME));
     }
     return rows;
   }

@@ -21,14 +21,15 @@ import java.util.function.Supplier;
  * in the order {@code rota reproduce --list} prints them. A new reproduction adds one line.
  */
 public final class Experiments {
-  private static final List<Supplier<Experiment>> ALL = List.<Supplier<Experiment>>of(
-      BaselinesExperiment::new,
-      HybridExperiment::new,
-      RayonSlaExperiment::new,
-      AdaptiveAccuracyExperiment::new,
-      AdaptiveRuntimeExperiment::new,
-      AdaptiveScaleExperiment::new,
-      RayonPlannerExperiment::new);
+  private static final List<Supplier<Experiment>> ALL =
+      List.<Supplier<Experiment>>of(
+          BaselinesExperiment::new,
+          HybridExperiment::new,
+          RayonSlaExperiment::new,
+          AdaptiveAccuracyExperiment::new,
+          AdaptiveRuntimeExperiment::new,
+          AdaptiveScaleExperiment::new,
+          RayonPlannerExperiment::new);
 
   private Experiments() {}
 

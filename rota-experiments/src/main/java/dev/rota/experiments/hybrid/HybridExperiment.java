@@ -1,5 +1,6 @@
 package dev.rota.experiments.hybrid;
 
+import dev.rota.core.catalog.Catalog;
 import dev.rota.core.hybrid.HybridRun;
 import dev.rota.core.hybrid.HybridStats;
 import dev.rota.core.hybrid.MechanismStats;
@@ -9,6 +10,9 @@ import dev.rota.core.model.Workload;
 import dev.rota.core.sim.Scenario;
 import dev.rota.core.trace.SharedData;
 import dev.rota.core.trace.Traces;
+import dev.rota.experiments.Experiment;
+import dev.rota.experiments.Plotter;
+import dev.rota.experiments.ReproRow;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -19,39 +23,36 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import dev.rota.core.catalog.Catalog;
-import dev.rota.experiments.Experiment;
-import dev.rota.experiments.ReproRow;
-import dev.rota.experiments.Plotter;
 /**
  * {@code rota reproduce hybrid}: Dice (dissertation §3.8) and Eirene (§4.6) on the Eagle-format
- * subtraces, beside their baselines Hawk and Eagle, and the baselines beside the reference Hawk/Eagle
- * simulator (issue 3's table).
+ * subtraces, beside their baselines Hawk and Eagle, and the baselines beside the reference
+ * Hawk/Eagle simulator (issue 3's table).
  *
- * <p>Runs, per trace and cluster size: hawk, hawk+es, hawk+op, hawk+dice, eagle, eagle+es, eagle+op,
- * eagle+dice, eagle+ccdm, eagle+satc, eagle+eirene, all with the reference's seed. YH1_sub (cutoff
- * 90.5811 s, short partition 2%, Dice's maximum 10%) at 3700/4600/6900 workers (heavy, medium,
- * light) plus 2800 (saturated: the dissertation's 3000-node Yahoo point, see below);
- * GOOG_subtrace (cutoff 1129.532 s, short partition 17% as the reference runs, Dice's maximum 25%)
- * at 6700/10000/15000. {@code --quick}: YH1_sub at 4600 only.
+ * <p>Runs, per trace and cluster size: hawk, hawk+es, hawk+op, hawk+dice, eagle, eagle+es,
+ * eagle+op, eagle+dice, eagle+ccdm, eagle+satc, eagle+eirene, all with the reference's seed.
+ * YH1_sub (cutoff 90.5811 s, short partition 2%, Dice's maximum 10%) at 3700/4600/6900 workers
+ * (heavy, medium, light) plus 2800 (saturated: the dissertation's 3000-node Yahoo point, see
+ * below); GOOG_subtrace (cutoff 1129.532 s, short partition 17% as the reference runs, Dice's
+ * maximum 25%) at 6700/10000/15000. {@code --quick}: YH1_sub at 4600 only.
  *
  * <p><b>Rows</b> (case, metric, paper, rota, baseline, baseline_name):
+ *
  * <ul>
  *   <li>{@code "TRACE N SCHED"}: {@code short_pXX_s} / {@code long_pXX_s} for XX = 50, 75, 90, 99,
  *       with the baseline's figure (hawk or eagle) for a mechanism;
- *   <li>same case, {@code short_pXX_improvement_pct} / {@code long_pXX_improvement_pct} =
- *       100 × (1 − mechanism / baseline) (a long-job cost is negative), with the dissertation's
- *       figure in {@code paper} where it reports one for the corresponding full-trace point (see
- *       {@link #PAPER}); and the mechanism's counters (ES nodes, OP requests, suspensions, CCDM
- *       hits, SATC wins, peak window wait);
+ *   <li>same case, {@code short_pXX_improvement_pct} / {@code long_pXX_improvement_pct} = 100 × (1
+ *       − mechanism / baseline) (a long-job cost is negative), with the dissertation's figure in
+ *       {@code paper} where it reports one for the corresponding full-trace point (see {@link
+ *       #PAPER}); and the mechanism's counters (ES nodes, OP requests, suspensions, CCDM hits, SATC
+ *       wins, peak window wait);
  *   <li>{@code "fidelity TRACE N SCHED"}: Rota's Hawk/Eagle percentile with the reference
  *       simulator's figure from issue 3 in {@code paper};
  *   <li>{@code "wall TRACE N SCHED"}: {@code wall_s}, the whole-process wall time of a child JVM
  *       ({@code java -XX:+UseSerialGC -XX:TieredStopAtLevel=1}, same classpath) doing that one run
  *       (median of 3 such processes; 1 with {@code --quick}), against the reference's wall time in
- *       {@code paper}; {@code cpu_s}, the CPU time that process reported (user + system, all threads;
- *       it does not grow with the machine's load as wall time does); and {@code speedup_x} against
- *       the target (10× on Yahoo, 30× on Google) as the baseline.
+ *       {@code paper}; {@code cpu_s}, the CPU time that process reported (user + system, all
+ *       threads; it does not grow with the machine's load as wall time does); and {@code speedup_x}
+ *       against the target (10× on Yahoo, 30× on Google) as the baseline.
  * </ul>
  *
  * <p><b>Which dissertation numbers, from where.</b> All of them come from the <em>full</em> traces.
@@ -66,13 +67,25 @@ import dev.rota.experiments.Plotter;
  */
 public final class HybridExperiment implements Experiment {
   static final List<String> HAWK_FAMILY = List.of("hawk", "hawk+es", "hawk+op", "hawk+dice");
-  static final List<String> EAGLE_FAMILY = List.of("eagle", "eagle+es", "eagle+op", "eagle+dice", "eagle+ccdm",
-      "eagle+satc", "eagle+eirene");
+  static final List<String> EAGLE_FAMILY =
+      List.of(
+          "eagle",
+          "eagle+es",
+          "eagle+op",
+          "eagle+dice",
+          "eagle+ccdm",
+          "eagle+satc",
+          "eagle+eirene");
   static final List<String> ALL = concat(HAWK_FAMILY, EAGLE_FAMILY);
   static final double[] PCTS = {50, 75, 90, 99};
 
   /** A trace with the settings the dissertation uses for it. */
-  record TraceSpec(String label, String file, double cutoff, double shortPercent, double diceMaxPercent,
+  record TraceSpec(
+      String label,
+      String file,
+      double cutoff,
+      double shortPercent,
+      double diceMaxPercent,
       double speedTarget) {
     Map<String, String> settings() {
       Map<String, String> s = new LinkedHashMap<>();
@@ -83,7 +96,8 @@ public final class HybridExperiment implements Experiment {
   }
 
   static final TraceSpec YAHOO = new TraceSpec("YH1_sub", "eagle/YH1_sub.tr", 90.5811, 2, 10, 10);
-  static final TraceSpec GOOGLE = new TraceSpec("GOOG_subtrace", "eagle/GOOG_subtrace.tr", 1129.532, 17, 25, 30);
+  static final TraceSpec GOOGLE =
+      new TraceSpec("GOOG_subtrace", "eagle/GOOG_subtrace.tr", 1129.532, 17, 25, 30);
 
   /** One cluster size of one trace. */
   record Point(TraceSpec trace, int workers, String load) {
@@ -92,10 +106,15 @@ public final class HybridExperiment implements Experiment {
     }
   }
 
-  static final List<Point> FULL = List.of(
-      new Point(YAHOO, 2800, "saturated"), new Point(YAHOO, 3700, "heavy"), new Point(YAHOO, 4600, "medium"),
-      new Point(YAHOO, 6900, "light"),
-      new Point(GOOGLE, 6700, "heavy"), new Point(GOOGLE, 10000, "medium"), new Point(GOOGLE, 15000, "light"));
+  static final List<Point> FULL =
+      List.of(
+          new Point(YAHOO, 2800, "saturated"),
+          new Point(YAHOO, 3700, "heavy"),
+          new Point(YAHOO, 4600, "medium"),
+          new Point(YAHOO, 6900, "light"),
+          new Point(GOOGLE, 6700, "heavy"),
+          new Point(GOOGLE, 10000, "medium"),
+          new Point(GOOGLE, 15000, "light"));
   static final List<Point> QUICK = List.of(new Point(YAHOO, 4600, "medium"));
 
   /**
@@ -121,21 +140,59 @@ public final class HybridExperiment implements Experiment {
     REFERENCE.put(key, v);
   }
 
-  static final String[] REF_METRICS = {"short_p50_s", "short_p90_s", "short_p99_s", "long_p50_s", "long_p90_s"};
+  static final String[] REF_METRICS = {
+    "short_p50_s", "short_p90_s", "short_p99_s", "long_p50_s", "long_p90_s"
+  };
 
   /**
-   * The dissertation's improvement figures (percent; a long-job cost is negative), keyed
-   * {@code "TRACE N SCHED metric"}; see the class comment for the point each comes from.
+   * The dissertation's improvement figures (percent; a long-job cost is negative), keyed {@code
+   * "TRACE N SCHED metric"}; see the class comment for the point each comes from.
    */
   static final Map<String, Double> PAPER = new LinkedHashMap<>();
 
   static {
     // Dice §3.8, Yahoo full trace, 3000 nodes (saturated) -> YH1_sub 2800
-    paper("YH1_sub 2800 hawk+dice", "short_p50", 91.4, "short_p75", 83.6, "short_p90", 74.4, "long_p50", -14.3);
-    paper("YH1_sub 2800 eagle+dice", "short_p50", 97.4, "short_p75", 82.3, "short_p90", 74.9, "long_p50", -8.0);
+    paper(
+        "YH1_sub 2800 hawk+dice",
+        "short_p50",
+        91.4,
+        "short_p75",
+        83.6,
+        "short_p90",
+        74.4,
+        "long_p50",
+        -14.3);
+    paper(
+        "YH1_sub 2800 eagle+dice",
+        "short_p50",
+        97.4,
+        "short_p75",
+        82.3,
+        "short_p90",
+        74.9,
+        "long_p50",
+        -8.0);
     // Dice §3.8, Yahoo full trace, 4000 nodes -> YH1_sub 3700
-    paper("YH1_sub 3700 hawk+dice", "short_p50", 17.7, "short_p75", 26.0, "short_p90", 38.3, "long_p90", -8.9);
-    paper("YH1_sub 3700 eagle+dice", "short_p50", 4.1, "short_p75", 8.7, "short_p90", 34.0, "long_p90", -2.4);
+    paper(
+        "YH1_sub 3700 hawk+dice",
+        "short_p50",
+        17.7,
+        "short_p75",
+        26.0,
+        "short_p90",
+        38.3,
+        "long_p90",
+        -8.9);
+    paper(
+        "YH1_sub 3700 eagle+dice",
+        "short_p50",
+        4.1,
+        "short_p75",
+        8.7,
+        "short_p90",
+        34.0,
+        "long_p90",
+        -2.4);
     // §3.3.3 ES model search (Linear, max 10%; Yahoo, size unstated, read as 4000) -> YH1_sub 3700;
     // for Eagle the text gives lower bounds only ("more than 4% and 23%" on P75 and P90)
     paper("YH1_sub 3700 hawk+es", "short_p50", 13.2, "short_p75", 15.6, "short_p90", 24.3);
@@ -147,15 +204,33 @@ public final class HybridExperiment implements Experiment {
     paper("YH1_sub 3700 eagle+eirene", "short_p90", 66.9);
     paper("YH1_sub 3700 eagle+satc", "short_p50", 0.0, "short_p75", 0.0, "short_p90", 0.0);
     // Dice §3.8, Google full trace, 12000 nodes -> GOOG_subtrace 10000
-    paper("GOOG_subtrace 10000 hawk+dice", "short_p50", 50.9, "short_p75", 54.5, "short_p90", 43.5, "long_p50", -4.9);
-    paper("GOOG_subtrace 10000 eagle+dice", "short_p50", 33.2, "short_p75", 74.1, "short_p90", 85.3, "long_p75",
+    paper(
+        "GOOG_subtrace 10000 hawk+dice",
+        "short_p50",
+        50.9,
+        "short_p75",
+        54.5,
+        "short_p90",
+        43.5,
+        "long_p50",
+        -4.9);
+    paper(
+        "GOOG_subtrace 10000 eagle+dice",
+        "short_p50",
+        33.2,
+        "short_p75",
+        74.1,
+        "short_p90",
+        85.3,
+        "long_p75",
         -14.6);
     // Eirene §4.6, Google full trace, overloaded (12000 nodes) -> GOOG_subtrace 10000
     paper("GOOG_subtrace 10000 eagle+eirene", "short_p90", 67.4);
     paper("GOOG_subtrace 10000 eagle+satc", "short_p50", 0.0, "short_p75", 0.0, "short_p90", 0.0);
     // Eirene §4.6, Google full trace, 15000 nodes (moderately loaded) -> GOOG_subtrace 15000;
     // SATC's lightly loaded Google regression ("up to -3.1% on P50"; size unstated, read as 15000)
-    paper("GOOG_subtrace 15000 eagle+eirene", "short_p50", 9.1, "short_p75", 11.6, "short_p90", 15.8);
+    paper(
+        "GOOG_subtrace 15000 eagle+eirene", "short_p50", 9.1, "short_p75", 11.6, "short_p90", 15.8);
     paper("GOOG_subtrace 15000 eagle+satc", "short_p50", -3.1);
   }
 
@@ -202,8 +277,14 @@ public final class HybridExperiment implements Experiment {
   }
 
   /** What one run measured. */
-  record Outcome(String scheduler, double[] shortLat, double[] longLat, Percentiles shorts, Percentiles longs,
-      HybridStats stats, double seconds) {}
+  record Outcome(
+      String scheduler,
+      double[] shortLat,
+      double[] longLat,
+      Percentiles shorts,
+      Percentiles longs,
+      HybridStats stats,
+      double seconds) {}
 
   @Override
   public List<ReproRow> run(boolean quick, Path outDir, Plotter plotter) throws IOException {
@@ -223,10 +304,22 @@ public final class HybridExperiment implements Experiment {
         Outcome o = runOne(w, p, sched);
         res.put(sched, o);
         Outcome base = res.get(baseOf(sched));
-        log.printf(Locale.ROOT, "[hybrid] %-20s %-13s short P50 %9.1f P90 %9.1f | long P50 %9.1f%s  (%.1f s)%n",
-            p.name() + " (" + p.load + ")", sched, o.shorts.at(50), o.shorts.at(90), o.longs.at(50),
-            base == o ? "" : String.format(Locale.ROOT, " | short P90 %+.1f%% vs %s", improvement(
-                o.shorts.at(90), base.shorts.at(90)), baseOf(sched)), o.seconds);
+        log.printf(
+            Locale.ROOT,
+            "[hybrid] %-20s %-13s short P50 %9.1f P90 %9.1f | long P50 %9.1f%s  (%.1f s)%n",
+            p.name() + " (" + p.load + ")",
+            sched,
+            o.shorts.at(50),
+            o.shorts.at(90),
+            o.longs.at(50),
+            base == o
+                ? ""
+                : String.format(
+                    Locale.ROOT,
+                    " | short P90 %+.1f%% vs %s",
+                    improvement(o.shorts.at(90), base.shorts.at(90)),
+                    baseOf(sched)),
+            o.seconds);
       }
       all.put(p.name(), res);
       addRows(rows, p, res);
@@ -245,15 +338,24 @@ public final class HybridExperiment implements Experiment {
 
   private static Outcome runOne(Workload w, Point p, String sched) {
     long t0 = System.nanoTime();
-    Scenario sc = Scenario.of(p.workers).withCutoff(p.trace.cutoff).withSettings(settingsFor(p.trace, sched));
+    Scenario sc =
+        Scenario.of(p.workers).withCutoff(p.trace.cutoff).withSettings(settingsFor(p.trace, sched));
     HybridRun run = Catalog.HYBRID.runner(sched).runDetailed(w, sc, null, 1);
     double[] s = run.result().latencies(JobClass.SHORT, p.trace.cutoff);
     double[] l = run.result().latencies(JobClass.LONG, p.trace.cutoff);
-    return new Outcome(sched, s, l, new Percentiles(s), new Percentiles(l), run.stats(),
+    return new Outcome(
+        sched,
+        s,
+        l,
+        new Percentiles(s),
+        new Percentiles(l),
+        run.stats(),
         (System.nanoTime() - t0) / 1e9);
   }
 
-  /** The trace's settings; Dice's maximum only where Dice's ES runs (the baselines reject the key). */
+  /**
+   * The trace's settings; Dice's maximum only where Dice's ES runs (the baselines reject the key).
+   */
   static Map<String, String> settingsFor(TraceSpec t, String sched) {
     Map<String, String> s = t.settings();
     if (!(sched.endsWith("+es") || sched.endsWith("+op") || sched.endsWith("+dice"))) {
@@ -277,16 +379,24 @@ public final class HybridExperiment implements Experiment {
         for (double q : PCTS) {
           String metric = cls.label() + "_p" + (int) q;
           double v = pct(o, cls, q);
-          rows.add(mech ? new ReproRow(c, metric + "_s", null, v, pct(b, cls, q), base)
-              : new ReproRow(c, metric + "_s", null, v, null, null));
+          rows.add(
+              mech
+                  ? new ReproRow(c, metric + "_s", null, v, pct(b, cls, q), base)
+                  : new ReproRow(c, metric + "_s", null, v, null, null));
         }
       }
       if (mech) {
         for (JobClass cls : JobClass.values()) {
           for (double q : PCTS) {
             String metric = cls.label() + "_p" + (int) q + "_improvement_pct";
-            rows.add(new ReproRow(c, metric, PAPER.get(c + " " + metric),
-                improvement(pct(o, cls, q), pct(b, cls, q)), null, null));
+            rows.add(
+                new ReproRow(
+                    c,
+                    metric,
+                    PAPER.get(c + " " + metric),
+                    improvement(pct(o, cls, q), pct(b, cls, q)),
+                    null,
+                    null));
           }
         }
         if (sched.equals("hawk+dice") && p.trace == YAHOO && p.workers == 3700) {
@@ -294,8 +404,14 @@ public final class HybridExperiment implements Experiment {
             Outcome alone = res.get("hawk+" + k);
             for (double q : new double[] {50, 75, 90}) {
               String key = "short_p" + (int) q + "_vs_" + k;
-              rows.add(new ReproRow(c, key + "_improvement_pct", ABLATION.get(key),
-                  improvement(o.shorts.at(q), alone.shorts.at(q)), null, null));
+              rows.add(
+                  new ReproRow(
+                      c,
+                      key + "_improvement_pct",
+                      ABLATION.get(key),
+                      improvement(o.shorts.at(q), alone.shorts.at(q)),
+                      null,
+                      null));
             }
           }
         }
@@ -303,7 +419,9 @@ public final class HybridExperiment implements Experiment {
       }
       double[] ref = REFERENCE.get(c);
       if (ref != null) {
-        double[] mine = {o.shorts.at(50), o.shorts.at(90), o.shorts.at(99), o.longs.at(50), o.longs.at(90)};
+        double[] mine = {
+          o.shorts.at(50), o.shorts.at(90), o.shorts.at(99), o.longs.at(50), o.longs.at(90)
+        };
         for (int i = 0; i < REF_METRICS.length; i++) {
           rows.add(new ReproRow("fidelity " + c, REF_METRICS[i], ref[i], mine[i], null, null));
         }
@@ -315,8 +433,14 @@ public final class HybridExperiment implements Experiment {
     MechanismStats m = s.mechanisms();
     if (m.esNodes().length > 0) {
       rows.add(new ReproRow(c, "es_nodes_mean_per_window", null, m.meanEsNodes(), null, null));
-      rows.add(new ReproRow(c, "es_active_windows_pct", null,
-          100.0 * m.esActiveWindows() / Math.max(1, m.esNodes().length), null, null));
+      rows.add(
+          new ReproRow(
+              c,
+              "es_active_windows_pct",
+              null,
+              100.0 * m.esActiveWindows() / Math.max(1, m.esNodes().length),
+              null,
+              null));
     }
     if (m.opRequests().length > 0) {
       rows.add(new ReproRow(c, "op_requests_sent", null, m.opRequestsSent(), null, null));
@@ -327,11 +451,18 @@ public final class HybridExperiment implements Experiment {
       rows.add(new ReproRow(c, "ccdm_hits", null, m.ccdmHits(), null, null));
     }
     if (m.counters().containsKey("satc_wins")) {
-      rows.add(new ReproRow(c, "satc_clones", null, ((Number) m.counters().get("satc_clones")).doubleValue(), null,
-          null));
+      rows.add(
+          new ReproRow(
+              c,
+              "satc_clones",
+              null,
+              ((Number) m.counters().get("satc_clones")).doubleValue(),
+              null,
+              null));
       rows.add(new ReproRow(c, "satc_wins", null, m.satcWins(), null, null));
     }
-    rows.add(new ReproRow(c, "peak_window_mean_short_wait_s", null, s.peakWindowMeanWait(), null, null));
+    rows.add(
+        new ReproRow(c, "peak_window_mean_short_wait_s", null, s.peakWindowMeanWait(), null, null));
   }
 
   private static double pct(Outcome o, JobClass cls, double q) {
@@ -345,8 +476,9 @@ public final class HybridExperiment implements Experiment {
    * JVMs, each doing one run; the row is their median (3 in the full run, as in
    * docs/results/hybrid-baselines.md; 1 with --quick).
    */
-  private void addWallRows(List<ReproRow> rows, List<Point> points, Map<String, Map<String, Outcome>> all,
-      int repeats) throws IOException {
+  private void addWallRows(
+      List<ReproRow> rows, List<Point> points, Map<String, Map<String, Outcome>> all, int repeats)
+      throws IOException {
     for (Point p : points) {
       for (String sched : List.of("hawk", "eagle")) {
         String c = p.name() + " " + sched;
@@ -367,19 +499,30 @@ public final class HybridExperiment implements Experiment {
         double wall = walls[repeats / 2];
         double cpu = cpus[repeats / 2];
         double speedup = ref[5] / wall;
-        log.printf(Locale.ROOT,
+        log.printf(
+            Locale.ROOT,
             "[hybrid] wall %-20s %-6s %.2f s, CPU %.2f s (medians of %d; reference %.1f s): %.0fx, target %.0fx%s%n",
-            p.name(), sched, wall, cpu, repeats, ref[5], speedup, p.trace.speedTarget, loadNote());
+            p.name(),
+            sched,
+            wall,
+            cpu,
+            repeats,
+            ref[5],
+            speedup,
+            p.trace.speedTarget,
+            loadNote());
         rows.add(new ReproRow("wall " + c, "wall_s", ref[5], wall, null, null));
         rows.add(new ReproRow("wall " + c, "cpu_s", null, cpu, null, null));
-        rows.add(new ReproRow("wall " + c, "speedup_x", null, speedup, p.trace.speedTarget, "target"));
+        rows.add(
+            new ReproRow("wall " + c, "speedup_x", null, speedup, p.trace.speedTarget, "target"));
       }
     }
   }
 
   /** The system load average, for the timing lines (the machine is shared). */
   private static String loadNote() {
-    double l = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    double l =
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     return l < 0 ? "" : String.format(Locale.ROOT, " (load average %.1f)", l);
   }
 
@@ -390,9 +533,19 @@ public final class HybridExperiment implements Experiment {
    */
   private double[] childRun(Point p, String sched, Outcome expected) throws IOException {
     String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> cmd = new ArrayList<>(List.of(javaBin, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
-        System.getProperty("java.class.path"), HybridExperiment.class.getName(),
-        SharedData.trace(p.trace.file).toString(), sched, Integer.toString(p.workers), num(p.trace.cutoff)));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                javaBin,
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                HybridExperiment.class.getName(),
+                SharedData.trace(p.trace.file).toString(),
+                sched,
+                Integer.toString(p.workers),
+                num(p.trace.cutoff)));
     for (var e : settingsFor(p.trace, sched).entrySet()) {
       cmd.add(e.getKey() + "=" + e.getValue());
     }
@@ -405,12 +558,21 @@ public final class HybridExperiment implements Experiment {
       int rc = proc.waitFor();
       double wall = (System.nanoTime() - t0) / 1e9;
       if (rc != 0) {
-        throw new IOException("child run of " + sched + " on " + p.name() + " failed (exit " + rc + "): " + out);
+        throw new IOException(
+            "child run of " + sched + " on " + p.name() + " failed (exit " + rc + "): " + out);
       }
       String want = String.format(Locale.ROOT, "short_p50=%.4f", expected.shorts.at(50));
       if (!out.contains(want)) {
-        throw new IOException("child run of " + sched + " on " + p.name() + " differs from the in-process run: "
-            + out.strip() + " (expected " + want + ")");
+        throw new IOException(
+            "child run of "
+                + sched
+                + " on "
+                + p.name()
+                + " differs from the in-process run: "
+                + out.strip()
+                + " (expected "
+                + want
+                + ")");
       }
       java.util.regex.Matcher m = java.util.regex.Pattern.compile("cpu_s=([0-9.]+)").matcher(out);
       return new double[] {wall, m.find() ? Double.parseDouble(m.group(1)) : Double.NaN};
@@ -446,45 +608,70 @@ public final class HybridExperiment implements Experiment {
         instanceof com.sun.management.OperatingSystemMXBean os) {
       cpu = os.getProcessCpuTime() / 1e9;
     }
-    System.out.printf(Locale.ROOT,
+    System.out.printf(
+        Locale.ROOT,
         "short_p50=%.4f short_p90=%.4f short_p99=%.4f long_p50=%.4f long_p90=%.4f cpu_s=%.3f%n",
-        s.at(50), s.at(90), s.at(99), l.at(50), l.at(90), cpu);
+        s.at(50),
+        s.at(90),
+        s.at(99),
+        l.at(50),
+        l.at(90),
+        cpu);
   }
 
   // ---------------------------------------------------------------------------------------- plots
 
-  private static void plotPoint(Point p, Map<String, Outcome> res, Path dir, Plotter plotter) throws IOException {
+  private static void plotPoint(Point p, Map<String, Outcome> res, Path dir, Plotter plotter)
+      throws IOException {
     String tag = p.trace.label + "-" + p.workers;
     for (List<String> family : List.of(HAWK_FAMILY, EAGLE_FAMILY)) {
       List<Plotter.Line> lines = new ArrayList<>();
       for (String s : family) {
         lines.add(cdf(s, res.get(s).shortLat));
       }
-      plotter.plot(dir.resolve("cdf-short-" + tag + "-" + family.get(0) + ".png"),
-          "Short jobs, " + p.trace.label + ", " + p.workers + " workers (" + p.load + ")", "job completion delay (s)",
-          "fraction of short jobs", lines, true);
+      plotter.plot(
+          dir.resolve("cdf-short-" + tag + "-" + family.get(0) + ".png"),
+          "Short jobs, " + p.trace.label + ", " + p.workers + " workers (" + p.load + ")",
+          "job completion delay (s)",
+          "fraction of short jobs",
+          lines,
+          true);
     }
     List<Plotter.Line> longs = new ArrayList<>();
     for (String s : List.of("hawk", "hawk+dice", "eagle", "eagle+dice", "eagle+eirene")) {
       longs.add(cdf(s, res.get(s).longLat));
     }
-    plotter.plot(dir.resolve("cdf-long-" + tag + ".png"),
-        "Long jobs, " + p.trace.label + ", " + p.workers + " workers (" + p.load + ")", "job completion delay (s)",
-        "fraction of long jobs", longs, true);
+    plotter.plot(
+        dir.resolve("cdf-long-" + tag + ".png"),
+        "Long jobs, " + p.trace.label + ", " + p.workers + " workers (" + p.load + ")",
+        "job completion delay (s)",
+        "fraction of long jobs",
+        longs,
+        true);
     for (String base : List.of("hawk", "eagle")) {
       HybridStats b = res.get(base).stats;
       HybridStats d = res.get(base + "+dice").stats;
-      plotter.plot(dir.resolve("wait-" + tag + "-" + base + ".png"),
+      plotter.plot(
+          dir.resolve("wait-" + tag + "-" + base + ".png"),
           "Mean short-task wait per 60 s window, " + base + " vs " + base + "+dice, " + p.name(),
-          "hours since the first submission", "mean short wait (s)",
-          List.of(waitLine(base, b), waitLine(base + "+dice", d)), false);
+          "hours since the first submission",
+          "mean short wait (s)",
+          List.of(waitLine(base, b), waitLine(base + "+dice", d)),
+          false);
       MechanismStats m = d.mechanisms();
       double[] x = hours(m.esNodes().length, m.controlWindowSeconds());
-      plotter.plot(dir.resolve("dice-" + tag + "-" + base + ".png"),
-          base + "+dice per window, " + p.name() + ": ES nodes closed to long tasks, OP suspensions",
-          "hours since the first submission", "nodes / suspensions",
-          List.of(new Plotter.Line("ES nodes", x, toDoubles(m.esNodes())),
-              new Plotter.Line("OP suspensions", x, toDoubles(m.opFulfilled()))), false);
+      plotter.plot(
+          dir.resolve("dice-" + tag + "-" + base + ".png"),
+          base
+              + "+dice per window, "
+              + p.name()
+              + ": ES nodes closed to long tasks, OP suspensions",
+          "hours since the first submission",
+          "nodes / suspensions",
+          List.of(
+              new Plotter.Line("ES nodes", x, toDoubles(m.esNodes())),
+              new Plotter.Line("OP suspensions", x, toDoubles(m.opFulfilled()))),
+          false);
     }
   }
 
@@ -537,8 +724,9 @@ public final class HybridExperiment implements Experiment {
    * Improvement of each mechanism against cluster size (Dice's and Eirene's separately), with the
    * dissertation's figure drawn as a short bar at the size it is compared at.
    */
-  private static void plotTrends(List<Point> points, Map<String, Map<String, Outcome>> all, Path dir,
-      Plotter plotter) throws IOException {
+  private static void plotTrends(
+      List<Point> points, Map<String, Map<String, Outcome>> all, Path dir, Plotter plotter)
+      throws IOException {
     for (TraceSpec t : List.of(YAHOO, GOOGLE)) {
       List<Point> ps = points.stream().filter(p -> p.trace == t).toList();
       if (ps.isEmpty()) {
@@ -547,7 +735,8 @@ public final class HybridExperiment implements Experiment {
       double[] x = ps.stream().mapToDouble(Point::workers).toArray();
       double bar = t == YAHOO ? 60 : 150;
       Map<String, List<String>> families = new LinkedHashMap<>();
-      families.put("dice", List.of("hawk+es", "hawk+op", "hawk+dice", "eagle+es", "eagle+op", "eagle+dice"));
+      families.put(
+          "dice", List.of("hawk+es", "hawk+op", "hawk+dice", "eagle+es", "eagle+op", "eagle+dice"));
       families.put("eirene", List.of("eagle+ccdm", "eagle+satc", "eagle+eirene"));
       for (var fam : families.entrySet()) {
         for (int q : new int[] {50, 90}) {
@@ -564,14 +753,25 @@ public final class HybridExperiment implements Experiment {
             for (Point p : ps) {
               Double v = PAPER.get(p.name() + " " + s + " short_p" + q + "_improvement_pct");
               if (v != null) {
-                lines.add(new Plotter.Line("paper " + s + " at " + p.workers + " (full trace)",
-                    new double[] {p.workers - bar, p.workers + bar}, new double[] {v, v}));
+                lines.add(
+                    new Plotter.Line(
+                        "paper " + s + " at " + p.workers + " (full trace)",
+                        new double[] {p.workers - bar, p.workers + bar},
+                        new double[] {v, v}));
               }
             }
           }
-          plotter.plot(dir.resolve("improvement-" + t.label + "-" + fam.getKey() + "-short-p" + q + ".png"),
-              (fam.getKey().equals("dice") ? "Dice" : "Eirene") + ": short-job P" + q
-                  + " improvement over the baseline, " + t.label, "workers", "improvement (%)", lines, false);
+          plotter.plot(
+              dir.resolve("improvement-" + t.label + "-" + fam.getKey() + "-short-p" + q + ".png"),
+              (fam.getKey().equals("dice") ? "Dice" : "Eirene")
+                  + ": short-job P"
+                  + q
+                  + " improvement over the baseline, "
+                  + t.label,
+              "workers",
+              "improvement (%)",
+              lines,
+              false);
         }
       }
       if (ps.size() > 1) {
@@ -582,9 +782,13 @@ public final class HybridExperiment implements Experiment {
           hits[i] = s.ccdmHits();
           wins[i] = s.satcWins();
         }
-        plotter.plot(dir.resolve("eirene-counters-" + t.label + ".png"),
-            "eagle+eirene: tasks that benefited, " + t.label, "workers", "tasks",
-            List.of(new Plotter.Line("CCDM hits", x, hits), new Plotter.Line("SATC wins", x, wins)), false);
+        plotter.plot(
+            dir.resolve("eirene-counters-" + t.label + ".png"),
+            "eagle+eirene: tasks that benefited, " + t.label,
+            "workers",
+            "tasks",
+            List.of(new Plotter.Line("CCDM hits", x, hits), new Plotter.Line("SATC wins", x, wins)),
+            false);
       }
     }
   }

@@ -30,10 +30,10 @@ import org.apache.hadoop.yarn.util.resource.ResourceCalculator;
 /**
  * Runs one of Hadoop 3.5.0's own reservation agents, unmodified and with its shipped defaults
  * ({@code init(new Configuration())}), against Hadoop's own {@code InMemoryPlan} (step 1,000 ms,
- * {@code NoOverCommitPolicy}, {@code DefaultResourceCalculator} as the CapacityScheduler uses by default)
- * over the same stream Rota's agents see, converted from Rota's one-level {@link FlatDefinition}.
- * A reservation is accepted when {@code createReservation} returns true; a {@code PlanningException}
- * is a rejection, as in the RM.
+ * {@code NoOverCommitPolicy}, {@code DefaultResourceCalculator} as the CapacityScheduler uses by
+ * default) over the same stream Rota's agents see, converted from Rota's one-level {@link
+ * FlatDefinition}. A reservation is accepted when {@code createReservation} returns true; a {@code
+ * PlanningException} is a rejection, as in the RM.
  */
 final class HadoopPlanning {
   static final String GREEDY = "hadoop-greedy";
@@ -46,7 +46,11 @@ final class HadoopPlanning {
 
   /** Hadoop's two shipped agents by our name. */
   static Map<String, Supplier<ReservationAgent>> agents() {
-    return Map.of(GREEDY, () -> init(new GreedyReservationAgent()), ALIGNED, () -> init(new AlignedPlannerWithGreedy()));
+    return Map.of(
+        GREEDY,
+        () -> init(new GreedyReservationAgent()),
+        ALIGNED,
+        () -> init(new AlignedPlannerWithGreedy()));
   }
 
   private static ReservationAgent init(ReservationAgent a) {
@@ -56,18 +60,37 @@ final class HadoopPlanning {
 
   static PlanRun run(String name, ReservationAgent agent, PlannerWorkload.Stream stream) {
     long step = PlannerWorkload.STEP_MS;
-    Resource capacity = Resource.newInstance(PlannerWorkload.BUNDLE.memoryMb() * stream.slots(),
-        (int) (PlannerWorkload.BUNDLE.vcores() * stream.slots()));
-    Resource min = Resource.newInstance(PlannerWorkload.BUNDLE.memoryMb(), (int) PlannerWorkload.BUNDLE.vcores());
+    Resource capacity =
+        Resource.newInstance(
+            PlannerWorkload.BUNDLE.memoryMb() * stream.slots(),
+            (int) (PlannerWorkload.BUNDLE.vcores() * stream.slots()));
+    Resource min =
+        Resource.newInstance(
+            PlannerWorkload.BUNDLE.memoryMb(), (int) PlannerWorkload.BUNDLE.vcores());
     // RMContext is only asked for its state store, which may be null (no recovery)
-    RMContextImpl context = new RMContextImpl() {
-      @Override
-      public RMStateStore getStateStore() {
-        return null;
-      }
-    };
-    InMemoryPlan plan = new InMemoryPlan(null, new NoOverCommitPolicy(), agent, capacity, step, CALC, min, capacity,
-        "dedicated", null, true, 86_400_000L, context, () -> 0L);
+    RMContextImpl context =
+        new RMContextImpl() {
+          @Override
+          public RMStateStore getStateStore() {
+            return null;
+          }
+        };
+    InMemoryPlan plan =
+        new InMemoryPlan(
+            null,
+            new NoOverCommitPolicy(),
+            agent,
+            capacity,
+            step,
+            CALC,
+            min,
+            capacity,
+            "dedicated",
+            null,
+            true,
+            86_400_000L,
+            context,
+            () -> 0L);
     List<ReservationDefinition> defs = new ArrayList<>();
     for (PlannerWorkload.Job j : stream.jobs()) {
       defs.add(definition(j.flat(), step));
@@ -80,7 +103,9 @@ final class HadoopPlanning {
       PlannerWorkload.Job j = stream.jobs().get(i);
       boolean ok;
       try {
-        ok = agent.createReservation(ReservationId.newInstance(CLUSTER_TIMESTAMP, i + 1), "user", plan, defs.get(i));
+        ok =
+            agent.createReservation(
+                ReservationId.newInstance(CLUSTER_TIMESTAMP, i + 1), "user", plan, defs.get(i));
         if (!ok) {
           why.merge("createReservation returned false", 1, Integer::sum);
         }
@@ -96,20 +121,28 @@ final class HadoopPlanning {
     double ms = (System.nanoTime() - t0) / 1e6 / Math.max(1, defs.size());
     long end = RotaPlanning.span(stream.jobs());
     double[] m = PlanRun.profileMetrics(profile(plan, end, step));
-    return new PlanRun(name, true, accepted, (double) acceptedWork / stream.totalWork(), m[0], m[1], ms, why);
+    return new PlanRun(
+        name, true, accepted, (double) acceptedWork / stream.totalWork(), m[0], m[1], ms, why);
   }
 
   /** Rota's one-level form as Hadoop's {@code ReservationDefinition}, steps to milliseconds. */
   static ReservationDefinition definition(FlatDefinition d, long stepMs) {
     List<ReservationRequest> rs = new ArrayList<>();
     for (FlatDefinition.Stage s : d.stages()) {
-      rs.add(ReservationRequest.newInstance(
-          Resource.newInstance(s.capability().memoryMb(), (int) s.capability().vcores()),
-          (int) s.numContainers(), (int) s.concurrency(), s.duration() * stepMs));
+      rs.add(
+          ReservationRequest.newInstance(
+              Resource.newInstance(s.capability().memoryMb(), (int) s.capability().vcores()),
+              (int) s.numContainers(),
+              (int) s.concurrency(),
+              s.duration() * stepMs));
     }
-    ReservationRequestInterpreter interpreter = ReservationRequestInterpreter.valueOf(d.interpreter().name());
-    return ReservationDefinition.newInstance(d.arrival() * stepMs, d.deadline() * stepMs,
-        ReservationRequests.newInstance(rs, interpreter), d.name());
+    ReservationRequestInterpreter interpreter =
+        ReservationRequestInterpreter.valueOf(d.interpreter().name());
+    return ReservationDefinition.newInstance(
+        d.arrival() * stepMs,
+        d.deadline() * stepMs,
+        ReservationRequests.newInstance(rs, interpreter),
+        d.name());
   }
 
   /** The plan's total load per step (bundles by memory) over [0, end). */

@@ -15,8 +15,15 @@ import java.util.Set;
  * @param msPerReservation wall-clock planning time per reservation, ms
  * @param rejections rejections by reason (Hadoop: the exception's class)
  */
-record PlanRun(String agent, boolean hadoop, Set<String> accepted, double acceptance, double preemption,
-    double uniformity, double msPerReservation, Map<String, Integer> rejections) {
+record PlanRun(
+    String agent,
+    boolean hadoop,
+    Set<String> accepted,
+    double acceptance,
+    double preemption,
+    double uniformity,
+    double msPerReservation,
+    Map<String, Integer> rejections) {
 
   /**
    * The metrics of a per-step load profile (bundles per step over [0, profile.length)).

@@ -20,31 +20,34 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * The reservation stream of the planner experiment (paper §6.3), derived from SWIM jobs. The paper's
- * generator (Gridmix on Workload A) is not public; every choice below is ours and documented in
- * docs/results/rayon.md:
+ * The reservation stream of the planner experiment (paper §6.3), derived from SWIM jobs. The
+ * paper's generator (Gridmix on Workload A) is not public; every choice below is ours and
+ * documented in docs/results/rayon.md:
  *
  * <ul>
  *   <li>jobs: the "production-like" SWIM jobs of both Facebook traces, those with at least {@link
  *       #MIN_TASK_SECONDS} task-seconds (about the largest 10%), read with {@link SwimTraceReader};
- *       {@code n} of them drawn without replacement by a seeded shuffle and replayed in submit order;
- *   <li>scaled to fit the cluster (the paper scales its workloads down the same way): a stage runs at most
- *       {@link #MAX_SHARE} of the cluster's containers, and a lease lasts at most {@link #MAX_LEASE_STEPS}
- *       steps (longer SWIM tasks are cut to that), so that no single SWIM giant decides the size-weighted
- *       acceptance or the span of the plan alone;
- *   <li>atoms: a stage of k tasks of d seconds becomes {@code atom(<1 GiB, 1 vcore>, g, k, ceil(d/step), k*ceil(d/step))}
- *       at a plan step of {@link #STEP_MS} ms (Hadoop's default plan step): h = numContainers and w = h*l, so
- *       that Hadoop's one-level {@code ReservationDefinition} expresses exactly the same request;
- *   <li>mix: {@link #GANG_SHARE} of jobs are rigid gangs (their largest stage, g = h), {@link #ORDER_SHARE} are
- *       pipelines {@code order(map, reduce)} (R_ORDER; jobs without a reduce stage stay malleable), the rest
- *       are malleable ({@code all(map, reduce)}, R_ALL, g = 1);
+ *       {@code n} of them drawn without replacement by a seeded shuffle and replayed in submit
+ *       order;
+ *   <li>scaled to fit the cluster (the paper scales its workloads down the same way): a stage runs
+ *       at most {@link #MAX_SHARE} of the cluster's containers, and a lease lasts at most {@link
+ *       #MAX_LEASE_STEPS} steps (longer SWIM tasks are cut to that), so that no single SWIM giant
+ *       decides the size-weighted acceptance or the span of the plan alone;
+ *   <li>atoms: a stage of k tasks of d seconds becomes {@code atom(<1 GiB, 1 vcore>, g, k,
+ *       ceil(d/step), k*ceil(d/step))} at a plan step of {@link #STEP_MS} ms (Hadoop's default plan
+ *       step): h = numContainers and w = h*l, so that Hadoop's one-level {@code
+ *       ReservationDefinition} expresses exactly the same request;
+ *   <li>mix: {@link #GANG_SHARE} of jobs are rigid gangs (their largest stage, g = h), {@link
+ *       #ORDER_SHARE} are pipelines {@code order(map, reduce)} (R_ORDER; jobs without a reduce
+ *       stage stay malleable), the rest are malleable ({@code all(map, reduce)}, R_ALL, g = 1);
  *   <li>windows: [arrival, arrival + ceil(minLength * (1 + slack))) with slack uniform in [{@link
  *       #SLACK_MIN}, {@link #SLACK_MAX}], minLength the span at full parallelism;
- *   <li>arrivals: the trace's submit times scaled onto [0, H), with H chosen so that the offered load
- *       over the stream's span, Σw / ((H + median window length) * capacity), equals the case's load
- *       factor (H at least 1: when even a single burst is below the factor, every job arrives at once);
- *   <li>atomic streams (the paper's Fig. 12 setting, "atomic jobs"): every job is its largest stage as
- *       one malleable atom (g = 1), other draws unchanged.
+ *   <li>arrivals: the trace's submit times scaled onto [0, H), with H chosen so that the offered
+ *       load over the stream's span, Σw / ((H + median window length) * capacity), equals the
+ *       case's load factor (H at least 1: when even a single burst is below the factor, every job
+ *       arrives at once);
+ *   <li>atomic streams (the paper's Fig. 12 setting, "atomic jobs"): every job is its largest stage
+ *       as one malleable atom (g = 1), other draws unchanged.
  * </ul>
  */
 final class PlannerWorkload {
@@ -58,13 +61,26 @@ final class PlannerWorkload {
   static final double MAX_SHARE = 0.25;
   static final long MAX_LEASE_STEPS = 60;
   static final Resource BUNDLE = Resource.of(4096, 4);
-  static final String[] TRACES = {"swim/FB-2009_samples_24_times_1hr_0.tsv", "swim/FB-2010_samples_24_times_1hr_0.tsv"};
+  static final String[] TRACES = {
+    "swim/FB-2009_samples_24_times_1hr_0.tsv", "swim/FB-2010_samples_24_times_1hr_0.tsv"
+  };
   private static final double TRACE_SPAN_S = 24 * 3600;
 
-  enum Kind { MALLEABLE, GANG, ORDER }
+  enum Kind {
+    MALLEABLE,
+    GANG,
+    ORDER
+  }
 
   /** One reservation of the stream, in both forms. */
-  record Job(String id, Kind kind, long arrival, long deadline, RdlExpression rdl, FlatDefinition flat, long work) {}
+  record Job(
+      String id,
+      Kind kind,
+      long arrival,
+      long deadline,
+      RdlExpression rdl,
+      FlatDefinition flat,
+      long work) {}
 
   /** A stream and its horizon (steps) and capacity (bundles). */
   record Stream(List<Job> jobs, long horizon, long slots, double load) {
@@ -100,13 +116,15 @@ final class PlannerWorkload {
 
   /**
    * As {@link #generate(int, int, double, long)}; with {@code atomic} every job is one malleable
-   * atom (the paper's Fig. 12 places "atomic jobs" from Workload A): its largest stage, g = 1, with the
-   * same draws (jobs, slack, arrivals) as the mixed stream.
+   * atom (the paper's Fig. 12 places "atomic jobs" from Workload A): its largest stage, g = 1, with
+   * the same draws (jobs, slack, arrivals) as the mixed stream.
    */
-  static Stream generate(int n, int nodes, double load, long seed, boolean atomic) throws IOException {
+  static Stream generate(int n, int nodes, double load, long seed, boolean atomic)
+      throws IOException {
     List<JobSpec> candidates = new ArrayList<>(pool());
     if (n > candidates.size()) {
-      throw new IllegalArgumentException("only " + candidates.size() + " SWIM jobs qualify, asked for " + n);
+      throw new IllegalArgumentException(
+          "only " + candidates.size() + " SWIM jobs qualify, asked for " + n);
     }
     SplittableRandom rnd = new SplittableRandom(seed);
     for (int i = candidates.size() - 1; i > 0; i--) {
@@ -125,7 +143,11 @@ final class PlannerWorkload {
       shapes.add(s);
       totalWork += s.work();
     }
-    double[] windows = shapes.stream().mapToDouble(s -> Math.ceil(s.minLength() * (1 + s.slack()))).sorted().toArray();
+    double[] windows =
+        shapes.stream()
+            .mapToDouble(s -> Math.ceil(s.minLength() * (1 + s.slack())))
+            .sorted()
+            .toArray();
     double medianWindow = windows[windows.length / 2];
     long horizon = Math.max(1, (long) Math.ceil(totalWork / (load * slots) - medianWindow));
     List<Job> jobs = new ArrayList<>();
@@ -137,8 +159,9 @@ final class PlannerWorkload {
       RdlExpression rdl = window(s.body(), arrival, deadline);
       FlatMapping.Result<FlatDefinition> mapped = FlatMapping.toFlat(rdl, id);
       if (!(mapped instanceof FlatMapping.Expressible<FlatDefinition> e)) {
-        throw new IllegalStateException("generated a reservation Hadoop cannot express: "
-            + ((FlatMapping.NotExpressible<FlatDefinition>) mapped).reasons());
+        throw new IllegalStateException(
+            "generated a reservation Hadoop cannot express: "
+                + ((FlatMapping.NotExpressible<FlatDefinition>) mapped).reasons());
       }
       FlatDefinition flat = e.value();
       jobs.add(new Job(id, s.kind(), arrival, deadline, rdl, flat, s.work()));
@@ -154,17 +177,30 @@ final class PlannerWorkload {
     List<long[]> stages = new ArrayList<>(); // {tasks, lease}
     for (StageSpec st : j.stages()) {
       long k = Math.max(1, Math.min(st.taskCount(), (long) (MAX_SHARE * slots)));
-      long l = Math.min(MAX_LEASE_STEPS,
-          Math.max(1, (long) Math.ceil(st.totalDuration() / st.taskCount() * 1000.0 / STEP_MS)));
+      long l =
+          Math.min(
+              MAX_LEASE_STEPS,
+              Math.max(
+                  1, (long) Math.ceil(st.totalDuration() / st.taskCount() * 1000.0 / STEP_MS)));
       stages.add(new long[] {k, l});
     }
     if (atomic) {
       long[] big = stages.stream().max(Comparator.comparingLong(s -> s[0] * s[1])).orElseThrow();
-      return new Shape(Kind.MALLEABLE, atom(BUNDLE, 1, big[0], big[1], big[0] * big[1]), big[0] * big[1], big[1], slack);
+      return new Shape(
+          Kind.MALLEABLE,
+          atom(BUNDLE, 1, big[0], big[1], big[0] * big[1]),
+          big[0] * big[1],
+          big[1],
+          slack);
     }
     if (u < GANG_SHARE) {
       long[] big = stages.stream().max(Comparator.comparingLong(s -> s[0] * s[1])).orElseThrow();
-      return new Shape(Kind.GANG, atom(BUNDLE, big[0], big[0], big[1], big[0] * big[1]), big[0] * big[1], big[1], slack);
+      return new Shape(
+          Kind.GANG,
+          atom(BUNDLE, big[0], big[0], big[1], big[0] * big[1]),
+          big[0] * big[1],
+          big[1],
+          slack);
     }
     List<RdlExpression> atoms = new ArrayList<>();
     long work = 0;

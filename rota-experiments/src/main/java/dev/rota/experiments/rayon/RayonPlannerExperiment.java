@@ -1,11 +1,7 @@
 package dev.rota.experiments.rayon;
 
 import dev.rota.core.metrics.TextTable;
-import dev.rota.experiments.Experiment;
-import dev.rota.experiments.Plotter;
-import dev.rota.experiments.ReproRow;
 import dev.rota.core.reservation.ReservationId;
-import dev.rota.core.reservation.system.AgentCatalog;
 import dev.rota.core.reservation.agent.PlacementRequest;
 import dev.rota.core.reservation.agent.ReservationAgent;
 import dev.rota.core.reservation.agent.milp.MilpAgent;
@@ -18,6 +14,10 @@ import dev.rota.core.reservation.plan.StepFunction;
 import dev.rota.core.reservation.rdl.CompileResult;
 import dev.rota.core.reservation.rdl.CompilerOptions;
 import dev.rota.core.reservation.rdl.RdlCompiler;
+import dev.rota.core.reservation.system.AgentCatalog;
+import dev.rota.experiments.Experiment;
+import dev.rota.experiments.Plotter;
+import dev.rota.experiments.ReproRow;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,21 +32,25 @@ import java.util.Map;
  * {@code rota reproduce rayon-planner}: the paper's planning experiment (§6.3, Fig. 12). The same
  * SWIM-derived reservation stream ({@link PlannerWorkload}) goes, in this one JVM, through Hadoop
  * 3.5.0's {@code GreedyReservationAgent} and {@code AlignedPlannerWithGreedy} on Hadoop's {@code
- * InMemoryPlan}, and through Rota's GREE, GREE-L, portfolio, MILP and portfolio-MILP on Rota's plan,
- * each reservation accepted or rejected online at its arrival. On the small cases the offline MILP
- * (all jobs known in advance, as in the paper's Fig. 12) is solved too and compared with GREE.
+ * InMemoryPlan}, and through Rota's GREE, GREE-L, portfolio, MILP and portfolio-MILP on Rota's
+ * plan, each reservation accepted or rejected online at its arrival. On the small cases the offline
+ * MILP (all jobs known in advance, as in the paper's Fig. 12) is solved too and compared with GREE.
  *
- * <p>Rows per case: {@code acceptance} (size-weighted), {@code preemption} (sum of downward steps of the
- * plan's load, bundles), {@code uniformity} (stddev/mean of plan utilization) and {@code
- * ms_per_reservation}, with {@code rota} = Rota's best online agent on the case (highest acceptance,
- * then fastest) and {@code baseline} = Hadoop's best; on the small cases {@code milp_acceptance_gain_pct},
- * the offline MILP's acceptance over GREE's in percent (baseline: Hadoop's best over GREE).
+ * <p>Rows per case: {@code acceptance} (size-weighted), {@code preemption} (sum of downward steps
+ * of the plan's load, bundles), {@code uniformity} (stddev/mean of plan utilization) and {@code
+ * ms_per_reservation}, with {@code rota} = Rota's best online agent on the case (highest
+ * acceptance, then fastest) and {@code baseline} = Hadoop's best; on the small cases {@code
+ * milp_acceptance_gain_pct}, the offline MILP's acceptance over GREE's in percent (baseline:
+ * Hadoop's best over GREE).
  */
 public final class RayonPlannerExperiment implements Experiment {
   /** Rota's agents, by their {@link AgentCatalog} names. */
-  static final List<String> ROTA_AGENTS = List.of("gree", "gree-l", "gree-l-load", "portfolio", "min-cost", "milp", "portfolio-milp");
+  static final List<String> ROTA_AGENTS =
+      List.of("gree", "gree-l", "gree-l-load", "portfolio", "min-cost", "milp", "portfolio-milp");
+
   /** The paper's MILP gain over greedy on small problems: "20 to 40%", midpoint. */
   static final double PAPER_MILP_GAIN_PCT = 30.0;
+
   static final long SEED = 20_131_108L;
 
   /** One case: jobs on nodes at an offered load. */
@@ -57,14 +61,15 @@ public final class RayonPlannerExperiment implements Experiment {
   }
 
   /**
-   * The mixed-stream cases at both loads, then the paper's Fig. 12 small instance: 100 atomic jobs on
-   * 400 nodes (quick: 30 on 120), at both loads and at "overload" 3.2 (one more doubling: the paper
-   * gives no load, and at 0.8 and 1.6 greedy accepts almost every atomic job), where the offline MILP
-   * is solved too.
+   * The mixed-stream cases at both loads, then the paper's Fig. 12 small instance: 100 atomic jobs
+   * on 400 nodes (quick: 30 on 120), at both loads and at "overload" 3.2 (one more doubling: the
+   * paper gives no load, and at 0.8 and 1.6 greedy accepts almost every atomic job), where the
+   * offline MILP is solved too.
    */
   static List<Case> cases(boolean quick) {
     List<Case> out = new ArrayList<>();
-    int[][] sizes = quick ? new int[][] {{30, 120}} : new int[][] {{100, 400}, {300, 1200}, {1000, 4000}};
+    int[][] sizes =
+        quick ? new int[][] {{30, 120}} : new int[][] {{100, 400}, {300, 1200}, {1000, 4000}};
     for (int[] s : sizes) {
       out.add(new Case(s[0], s[1], "normal", 0.8, s[0] <= 100, false));
       out.add(new Case(s[0], s[1], "tight", 1.6, s[0] <= 100, false));
@@ -92,8 +97,14 @@ public final class RayonPlannerExperiment implements Experiment {
   }
 
   /** Everything measured on one case. */
-  record CaseResult(Case c, PlannerWorkload.Stream stream, List<PlanRun> runs, Double offlineAcceptance,
-      String offlineStatus, double offlineSeconds, String milpStats) {
+  record CaseResult(
+      Case c,
+      PlannerWorkload.Stream stream,
+      List<PlanRun> runs,
+      Double offlineAcceptance,
+      String offlineStatus,
+      double offlineSeconds,
+      String milpStats) {
     /** Hadoop's best agent: the highest acceptance, then the faster. */
     PlanRun bestHadoop() {
       return best(runs.stream().filter(PlanRun::hadoop).toList());
@@ -112,8 +123,11 @@ public final class RayonPlannerExperiment implements Experiment {
     }
 
     private static PlanRun best(List<PlanRun> rs) {
-      return rs.stream().max(Comparator.comparingDouble(PlanRun::acceptance)
-          .thenComparing(Comparator.comparingDouble(PlanRun::msPerReservation).reversed())).orElseThrow();
+      return rs.stream()
+          .max(
+              Comparator.comparingDouble(PlanRun::acceptance)
+                  .thenComparing(Comparator.comparingDouble(PlanRun::msPerReservation).reversed()))
+          .orElseThrow();
     }
 
     PlanRun run(String agent) {
@@ -137,11 +151,24 @@ public final class RayonPlannerExperiment implements Experiment {
       rows.add(new ReproRow(cn, "acceptance", null, rota.acceptance(), hadoop.acceptance(), bn));
       rows.add(new ReproRow(cn, "preemption", null, rota.preemption(), hadoop.preemption(), bn));
       rows.add(new ReproRow(cn, "uniformity", null, rota.uniformity(), hadoop.uniformity(), bn));
-      rows.add(new ReproRow(cn, "ms_per_reservation", null, rota.msPerReservation(), hadoop.msPerReservation(), bn));
+      rows.add(
+          new ReproRow(
+              cn,
+              "ms_per_reservation",
+              null,
+              rota.msPerReservation(),
+              hadoop.msPerReservation(),
+              bn));
       if (r.offlineAcceptance() != null) {
         double gree = r.run("GREE").acceptance();
-        rows.add(new ReproRow(cn, "milp_acceptance_gain_pct", PAPER_MILP_GAIN_PCT,
-            100 * (r.offlineAcceptance() / gree - 1), 100 * (hadoop.acceptance() / gree - 1), bn));
+        rows.add(
+            new ReproRow(
+                cn,
+                "milp_acceptance_gain_pct",
+                PAPER_MILP_GAIN_PCT,
+                100 * (r.offlineAcceptance() / gree - 1),
+                100 * (hadoop.acceptance() / gree - 1),
+                bn));
       }
     }
     String detail = detailTable(results);
@@ -151,7 +178,10 @@ public final class RayonPlannerExperiment implements Experiment {
     return rows;
   }
 
-  /** Runs every agent once on a small stream so that no agent pays the JIT's warm-up in the measurements. */
+  /**
+   * Runs every agent once on a small stream so that no agent pays the JIT's warm-up in the
+   * measurements.
+   */
   private static void warmUp() throws IOException {
     PlannerWorkload.Stream s = PlannerWorkload.generate(12, 48, 1.2, SEED - 1);
     for (String a : ROTA_AGENTS) {
@@ -167,9 +197,12 @@ public final class RayonPlannerExperiment implements Experiment {
     MilpSettings online = MilpSettings.DEFAULT.withTimeCap(onlineCap(quick));
     return switch (name) {
       case "milp" -> new MilpAgent(online);
-      case "portfolio-milp" -> new dev.rota.core.reservation.agent.PortfolioAgent(List.of(
-          new dev.rota.core.reservation.agent.GreeLAgent(), new dev.rota.core.reservation.agent.GreeAgent(),
-          new MilpAgent(online)));
+      case "portfolio-milp" ->
+          new dev.rota.core.reservation.agent.PortfolioAgent(
+              List.of(
+                  new dev.rota.core.reservation.agent.GreeLAgent(),
+                  new dev.rota.core.reservation.agent.GreeAgent(),
+                  new MilpAgent(online)));
       default -> AgentCatalog.create(name);
     };
   }
@@ -183,8 +216,9 @@ public final class RayonPlannerExperiment implements Experiment {
   }
 
   static CaseResult runCase(Case c, boolean quick) throws IOException {
-    PlannerWorkload.Stream stream = PlannerWorkload.generate(c.jobs(), c.nodes(), c.load(),
-        SEED + c.jobs() * 31L + c.nodes(), c.atomic());
+    PlannerWorkload.Stream stream =
+        PlannerWorkload.generate(
+            c.jobs(), c.nodes(), c.load(), SEED + c.jobs() * 31L + c.nodes(), c.atomic());
     List<PlanRun> runs = new ArrayList<>();
     for (var e : new java.util.TreeMap<>(HadoopPlanning.agents()).entrySet()) {
       runs.add(HadoopPlanning.run(e.getKey(), e.getValue().get(), stream));
@@ -194,16 +228,24 @@ public final class RayonPlannerExperiment implements Experiment {
     String milpStats = "";
     for (String a : ROTA_AGENTS) {
       ReservationAgent agent = rotaAgent(a, quick);
-      RotaPlanning.Outcome o = RotaPlanning.run(agent.name().contains("(") ? a : agent.name(), agent, stream);
+      RotaPlanning.Outcome o =
+          RotaPlanning.run(agent.name().contains("(") ? a : agent.name(), agent, stream);
       runs.add(o.run());
       if (o.run().acceptance() > bestAcceptance) {
         bestAcceptance = o.run().acceptance();
         bestPlan = o.plan();
       }
       if (agent instanceof MilpAgent m) {
-        milpStats = String.format(Locale.ROOT, "MILP online: %d optimal, %d feasible at the cap, %d from the fallback, "
-            + "%d too large, %d rejected", m.stats().optimal(), m.stats().feasible(), m.stats().fallbacks(),
-            m.stats().tooLarge(), m.stats().rejections());
+        milpStats =
+            String.format(
+                Locale.ROOT,
+                "MILP online: %d optimal, %d feasible at the cap, %d from the fallback, "
+                    + "%d too large, %d rejected",
+                m.stats().optimal(),
+                m.stats().feasible(),
+                m.stats().fallbacks(),
+                m.stats().tooLarge(),
+                m.stats().rejections());
       }
     }
     Double offline = null;
@@ -223,49 +265,83 @@ public final class RayonPlannerExperiment implements Experiment {
         offline = (double) work / stream.totalWork();
       }
     }
-    System.out.printf(Locale.ROOT, "rayon-planner: %s done (%d reservations, horizon %d steps)%n", c.name(),
-        stream.jobs().size(), stream.horizon());
+    System.out.printf(
+        Locale.ROOT,
+        "rayon-planner: %s done (%d reservations, horizon %d steps)%n",
+        c.name(),
+        stream.jobs().size(),
+        stream.horizon());
     return new CaseResult(c, stream, runs, offline, status, seconds, milpStats);
   }
 
   /** The paper's offline problem: every reservation of the stream placed at once by the MILP. */
-  static MilpPlanner.Outcome offline(PlannerWorkload.Stream stream, Plan hintsFrom, double capSeconds) {
+  static MilpPlanner.Outcome offline(
+      PlannerWorkload.Stream stream, Plan hintsFrom, double capSeconds) {
     List<PlacementRequest> reqs = new ArrayList<>();
     Map<ReservationId, Allocation> hints = new LinkedHashMap<>();
     for (PlannerWorkload.Job j : stream.jobs()) {
-      CompileResult r = RdlCompiler.compile(j.rdl(), CompilerOptions.DEFAULT.withNotBefore(j.arrival()));
+      CompileResult r =
+          RdlCompiler.compile(j.rdl(), CompilerOptions.DEFAULT.withNotBefore(j.arrival()));
       if (r instanceof CompileResult.Compiled ok) {
         ReservationId id = ReservationId.of(j.id());
         reqs.add(new PlacementRequest(id, "user", ok.rdl()));
         if (hintsFrom != null) {
-          hintsFrom.reservation(id).map(PlannedReservation::allocation).ifPresent(a -> hints.put(id, a));
+          hintsFrom
+              .reservation(id)
+              .map(PlannedReservation::allocation)
+              .ifPresent(a -> hints.put(id, a));
         }
       }
     }
     long end = RotaPlanning.span(stream.jobs());
-    StepFunction free = StepFunction.constant(PlannerWorkload.BUNDLE.times(stream.slots())).restrict(0, end);
-    MilpSettings s = MilpSettings.DEFAULT.withTimeCap(capSeconds).withWorkers(2).withMaxCells(5_000_000);
+    StepFunction free =
+        StepFunction.constant(PlannerWorkload.BUNDLE.times(stream.slots())).restrict(0, end);
+    MilpSettings s =
+        MilpSettings.DEFAULT.withTimeCap(capSeconds).withWorkers(2).withMaxCells(5_000_000);
     return MilpPlanner.plan(free, reqs, hints, s);
   }
 
   static String detailTable(List<CaseResult> results) {
-    TextTable t = new TextTable("case", "agent", "acceptance", "preemption", "uniformity", "ms/reservation",
-        "vs Hadoop best");
+    TextTable t =
+        new TextTable(
+            "case",
+            "agent",
+            "acceptance",
+            "preemption",
+            "uniformity",
+            "ms/reservation",
+            "vs Hadoop best");
     StringBuilder notes = new StringBuilder();
     for (CaseResult r : results) {
       PlanRun hb = r.bestHadoop();
       for (PlanRun p : r.runs()) {
-        t.row(r.c().name(), p.agent(), fmt(p.acceptance()), fmt(p.preemption()), fmt(p.uniformity()),
-            fmt(p.msPerReservation()), p.hadoop() ? "" : fmt(p.acceptance() / hb.acceptance()));
+        t.row(
+            r.c().name(),
+            p.agent(),
+            fmt(p.acceptance()),
+            fmt(p.preemption()),
+            fmt(p.uniformity()),
+            fmt(p.msPerReservation()),
+            p.hadoop() ? "" : fmt(p.acceptance() / hb.acceptance()));
       }
       if (r.offlineAcceptance() != null || !r.offlineStatus().isEmpty()) {
-        t.row(r.c().name(), "MILP offline (" + r.offlineStatus() + ", " + fmt(r.offlineSeconds()) + " s)",
-            r.offlineAcceptance() == null ? "-" : fmt(r.offlineAcceptance()), "", "", "",
+        t.row(
+            r.c().name(),
+            "MILP offline (" + r.offlineStatus() + ", " + fmt(r.offlineSeconds()) + " s)",
+            r.offlineAcceptance() == null ? "-" : fmt(r.offlineAcceptance()),
+            "",
+            "",
+            "",
             r.offlineAcceptance() == null ? "" : fmt(r.offlineAcceptance() / hb.acceptance()));
       }
       notes.append(r.c().name()).append(": ").append(r.milpStats()).append('\n');
       for (PlanRun p : r.runs()) {
-        notes.append("  ").append(p.agent()).append(" rejections: ").append(p.rejections()).append('\n');
+        notes
+            .append("  ")
+            .append(p.agent())
+            .append(" rejections: ")
+            .append(p.rejections())
+            .append('\n');
       }
     }
     return t + notes.toString();
@@ -275,21 +351,36 @@ public final class RayonPlannerExperiment implements Experiment {
     return String.format(Locale.ROOT, Math.abs(v) >= 100 ? "%.0f" : "%.3f", v);
   }
 
-  private static void plots(List<CaseResult> results, Path outDir, Plotter plotter) throws IOException {
+  private static void plots(List<CaseResult> results, Path outDir, Plotter plotter)
+      throws IOException {
     List<String> agents = results.get(0).runs().stream().map(PlanRun::agent).toList();
     for (String load : List.of("normal", "tight")) {
-      List<CaseResult> rs = results.stream().filter(r -> !r.c().atomic() && r.c().loadName().equals(load)).toList();
+      List<CaseResult> rs =
+          results.stream().filter(r -> !r.c().atomic() && r.c().loadName().equals(load)).toList();
       double[] x = rs.stream().mapToDouble(r -> r.c().jobs()).toArray();
       List<Plotter.Line> acc = new ArrayList<>();
       List<Plotter.Line> ms = new ArrayList<>();
       for (String a : agents) {
-        acc.add(new Plotter.Line(a, x, rs.stream().mapToDouble(r -> r.run(a).acceptance()).toArray()));
-        ms.add(new Plotter.Line(a, x, rs.stream().mapToDouble(r -> r.run(a).msPerReservation()).toArray()));
+        acc.add(
+            new Plotter.Line(a, x, rs.stream().mapToDouble(r -> r.run(a).acceptance()).toArray()));
+        ms.add(
+            new Plotter.Line(
+                a, x, rs.stream().mapToDouble(r -> r.run(a).msPerReservation()).toArray()));
       }
-      plotter.plot(outDir.resolve("acceptance-" + load + ".png"),
-          "Size-weighted acceptance, " + load + " load", "jobs (nodes = 4 x jobs)", "acceptance", acc, false);
-      plotter.plot(outDir.resolve("ms-per-reservation-" + load + ".png"),
-          "Planning time per reservation, " + load + " load", "jobs (nodes = 4 x jobs)", "ms", ms, false);
+      plotter.plot(
+          outDir.resolve("acceptance-" + load + ".png"),
+          "Size-weighted acceptance, " + load + " load",
+          "jobs (nodes = 4 x jobs)",
+          "acceptance",
+          acc,
+          false);
+      plotter.plot(
+          outDir.resolve("ms-per-reservation-" + load + ".png"),
+          "Planning time per reservation, " + load + " load",
+          "jobs (nodes = 4 x jobs)",
+          "ms",
+          ms,
+          false);
     }
   }
 }

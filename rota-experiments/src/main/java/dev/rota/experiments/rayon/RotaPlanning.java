@@ -1,19 +1,21 @@
 package dev.rota.experiments.rayon;
 
-import dev.rota.core.reservation.system.ReservationDecision;
 import dev.rota.core.reservation.ReservationRequest;
-import dev.rota.core.reservation.system.ReservationSystem;
 import dev.rota.core.reservation.agent.ReservationAgent;
 import dev.rota.core.reservation.plan.Plan;
 import dev.rota.core.reservation.plan.Segment;
 import dev.rota.core.reservation.plan.StepFunction;
 import dev.rota.core.reservation.policy.NoOverCommitPolicy;
 import dev.rota.core.reservation.replan.LifoDropReplanner;
+import dev.rota.core.reservation.system.ReservationDecision;
+import dev.rota.core.reservation.system.ReservationSystem;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-/** Runs one of Rota's agents over a stream: each reservation is submitted at its arrival, online. */
+/**
+ * Runs one of Rota's agents over a stream: each reservation is submitted at its arrival, online.
+ */
 final class RotaPlanning {
   private RotaPlanning() {}
 
@@ -21,15 +23,19 @@ final class RotaPlanning {
   record Outcome(PlanRun run, Plan plan) {}
 
   static Outcome run(String name, ReservationAgent agent, PlannerWorkload.Stream stream) {
-    Plan plan = new Plan("dedicated", StepFunction.constant(PlannerWorkload.BUNDLE.times(stream.slots())),
-        new NoOverCommitPolicy());
+    Plan plan =
+        new Plan(
+            "dedicated",
+            StepFunction.constant(PlannerWorkload.BUNDLE.times(stream.slots())),
+            new NoOverCommitPolicy());
     ReservationSystem rs = new ReservationSystem(plan, agent, new LifoDropReplanner(), Set.of());
     Set<String> accepted = new LinkedHashSet<>();
     java.util.Map<String, Integer> why = new java.util.TreeMap<>();
     long acceptedWork = 0;
     long t0 = System.nanoTime();
     for (PlannerWorkload.Job j : stream.jobs()) {
-      ReservationDecision d = rs.submit(ReservationRequest.of(j.id(), "user", j.rdl()), j.arrival());
+      ReservationDecision d =
+          rs.submit(ReservationRequest.of(j.id(), "user", j.rdl()), j.arrival());
       if (d instanceof ReservationDecision.Accepted) {
         accepted.add(j.id());
         acceptedWork += j.work();
@@ -39,7 +45,9 @@ final class RotaPlanning {
     }
     double ms = (System.nanoTime() - t0) / 1e6 / Math.max(1, stream.jobs().size());
     double[] m = PlanRun.profileMetrics(profile(plan, span(stream.jobs())));
-    return new Outcome(new PlanRun(name, false, accepted, (double) acceptedWork / stream.totalWork(), m[0], m[1], ms, why),
+    return new Outcome(
+        new PlanRun(
+            name, false, accepted, (double) acceptedWork / stream.totalWork(), m[0], m[1], ms, why),
         plan);
   }
 

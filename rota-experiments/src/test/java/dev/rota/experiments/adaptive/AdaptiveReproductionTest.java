@@ -8,9 +8,9 @@ import dev.rota.core.adaptive.JavaLatencyComparator;
 import dev.rota.core.adaptive.truth.GroupSimulation;
 import dev.rota.core.adaptive.truth.TaskNoise;
 import dev.rota.core.adaptive.truth.TruthWorkloads;
-import dev.rota.experiments.catalog.Experiments;
 import dev.rota.experiments.Plotter;
 import dev.rota.experiments.ReproRow;
+import dev.rota.experiments.catalog.Experiments;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -19,10 +19,11 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The three AdaptiveConfig reproductions in their --quick form, and the ground-truth cross-check. */
+/**
+ * The three AdaptiveConfig reproductions in their --quick form, and the ground-truth cross-check.
+ */
 class AdaptiveReproductionTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   static Map<String, ReproRow> byKey(List<ReproRow> rows) {
     Map<String, ReproRow> by = new HashMap<>();
@@ -42,11 +43,13 @@ class AdaptiveReproductionTest {
   @Test
   void accuracyQuick() throws Exception {
     List<Path> plots = new ArrayList<>();
-    Map<String, ReproRow> by = byKey(Experiments.get("adaptive-accuracy").run(true, dir, recording(plots)));
+    Map<String, ReproRow> by =
+        byKey(Experiments.get("adaptive-accuracy").run(true, dir, recording(plots)));
     ReproRow overall = by.get("overall (noise σ=0.3) | best_found_pct");
     assertEquals(87.26, overall.paper());
     assertTrue(overall.rota() >= 0 && overall.rota() <= 100);
-    assertEquals(28.0, by.get("overall (noise σ=0.3) | cases").rota(), "7 quick mixes x 4 settings");
+    assertEquals(
+        28.0, by.get("overall (noise σ=0.3) | cases").rota(), "7 quick mixes x 4 settings");
     assertEquals(3.37, by.get("overall (noise σ=0.3) | miss_gap_pct").paper());
     assertEquals(93.33, by.get("Capacity (noise σ=0.3) | best_found_pct").paper());
     assertEquals(81.19, by.get("Fair (noise σ=0.3) | best_found_pct").paper());
@@ -60,14 +63,15 @@ class AdaptiveReproductionTest {
   }
 
   /**
-   * Two independent implementations of the same scheduler semantics agree: with the ground truth run
-   * under Algorithm 2's assumptions (exact task times, no AM container, containers kept by their job,
-   * no stage barrier) and the comparator in the same mode, the comparator's choice is the true best in
-   * every case.
+   * Two independent implementations of the same scheduler semantics agree: with the ground truth
+   * run under Algorithm 2's assumptions (exact task times, no AM container, containers kept by
+   * their job, no stage barrier) and the comparator in the same mode, the comparator's choice is
+   * the true best in every case.
    */
   @Test
   void comparatorFindsTheTrueBestUnderItsOwnAssumptions() throws Exception {
-    JavaLatencyComparator java = new JavaLatencyComparator(false, false); // its own assumptions: no AM, reuse
+    JavaLatencyComparator java =
+        new JavaLatencyComparator(false, false); // its own assumptions: no AM, reuse
     TaskNoise exact = new TaskNoise(0, 11);
     List<TruthWorkloads.Mix> mixes = new ArrayList<>(TruthWorkloads.facebook(2, 16, 1.0, exact));
     mixes.addAll(TruthWorkloads.google(1, 16, 1.0, exact));
@@ -75,8 +79,9 @@ class AdaptiveReproductionTest {
     int n = 0;
     for (TruthWorkloads.Mix m : mixes) {
       for (AdaptiveAccuracyExperiment.Setting s : AdaptiveAccuracyExperiment.SETTINGS) {
-        AdaptiveAccuracyExperiment.Case c = AdaptiveAccuracyExperiment.judge(m.withoutBarriers(), s, 11, 0, java,
-            new GroupSimulation.Execution(false, true));
+        AdaptiveAccuracyExperiment.Case c =
+            AdaptiveAccuracyExperiment.judge(
+                m.withoutBarriers(), s, 11, 0, java, new GroupSimulation.Execution(false, true));
         found += c.found() ? 1 : 0;
         n++;
       }
@@ -85,9 +90,10 @@ class AdaptiveReproductionTest {
   }
 
   /**
-   * With exact task times the comparator and the ground truth, two separate implementations, compute the same
-   * schedule: on the YARN MapReduce ground truth (an AM per job, a container per task, the map/reduce barrier) the
-   * comparator's estimate of every configuration equals the simulated mean latency.
+   * With exact task times the comparator and the ground truth, two separate implementations,
+   * compute the same schedule: on the YARN MapReduce ground truth (an AM per job, a container per
+   * task, the map/reduce barrier) the comparator's estimate of every configuration equals the
+   * simulated mean latency.
    */
   @Test
   void comparatorEqualsTheGroundTruthWithExactTaskTimes() throws Exception {
@@ -98,10 +104,12 @@ class AdaptiveReproductionTest {
     int configurations = 0;
     for (TruthWorkloads.Mix m : mixes) {
       for (AdaptiveAccuracyExperiment.Setting s : AdaptiveAccuracyExperiment.SETTINGS) {
-        AdaptiveAccuracyExperiment.Case c = AdaptiveAccuracyExperiment.judge(m, s, 11, 0, java,
-            GroupSimulation.Execution.MAPREDUCE);
+        AdaptiveAccuracyExperiment.Case c =
+            AdaptiveAccuracyExperiment.judge(
+                m, s, 11, 0, java, GroupSimulation.Execution.MAPREDUCE);
         for (int i = 0; i < c.truth().length; i++) {
-          assertEquals(c.truth()[i], c.predicted()[i], 1e-6 * c.truth()[i], m.name() + " " + s + " #" + i);
+          assertEquals(
+              c.truth()[i], c.predicted()[i], 1e-6 * c.truth()[i], m.name() + " " + s + " #" + i);
           configurations++;
         }
         assertTrue(c.found(), m.name() + " " + s);
@@ -113,7 +121,8 @@ class AdaptiveReproductionTest {
   @Test
   void runtimeQuick() throws Exception {
     List<Path> plots = new ArrayList<>();
-    Map<String, ReproRow> by = byKey(Experiments.get("adaptive-runtime").run(true, dir, recording(plots)));
+    Map<String, ReproRow> by =
+        byKey(Experiments.get("adaptive-runtime").run(true, dir, recording(plots)));
     assertEquals(2.40, by.get("all settings every 1 min | latency_reduction_x").paper());
     assertEquals(2.22, by.get("all settings every 2 min | latency_reduction_x").paper());
     assertEquals(2.16, by.get("all settings, all intervals | latency_reduction_x").paper());
@@ -130,8 +139,10 @@ class AdaptiveReproductionTest {
     }
     ReproRow cs = by.get("Capacity 2q @8 stream 0.5 every 2 min | mean_latency_s");
     assertEquals("mean of static", cs.baselineName());
-    assertTrue(by.get("Capacity 2q @8 stream 0.5 every 1 min | searches").rota()
-        >= by.get("Capacity 2q @8 stream 0.5 every 8 min | searches").rota(), "shorter intervals search more often");
+    assertTrue(
+        by.get("Capacity 2q @8 stream 0.5 every 1 min | searches").rota()
+            >= by.get("Capacity 2q @8 stream 0.5 every 8 min | searches").rota(),
+        "shorter intervals search more often");
     assertTrue(by.get("Capacity 2q @8 stream 0.5 every 8 min | searches").rota() >= 2);
     assertEquals(2, plots.size());
   }
@@ -139,7 +150,8 @@ class AdaptiveReproductionTest {
   @Test
   void scaleQuick() throws Exception {
     List<Path> plots = new ArrayList<>();
-    Map<String, ReproRow> by = byKey(Experiments.get("adaptive-scale").run(true, dir, recording(plots)));
+    Map<String, ReproRow> by =
+        byKey(Experiments.get("adaptive-scale").run(true, dir, recording(plots)));
     for (String c : List.of("300 nodes, 10 groups", "3600 nodes, 120 groups")) {
       ReproRow wall = by.get(c + " | search_seconds");
       assertEquals(4.0, wall.baseline());

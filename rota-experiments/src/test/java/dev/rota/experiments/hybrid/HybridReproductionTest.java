@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.rota.experiments.catalog.Experiments;
 import dev.rota.experiments.Plotter;
 import dev.rota.experiments.ReproRow;
+import dev.rota.experiments.catalog.Experiments;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,20 +17,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code rota reproduce hybrid --quick} (YH1_sub at 4600 workers): the rows are there and the effects
- * point the way they were measured to (docs/results/hybrid.md), at this medium load.
+ * {@code rota reproduce hybrid --quick} (YH1_sub at 4600 workers): the rows are there and the
+ * effects point the way they were measured to (docs/results/hybrid.md), at this medium load.
  */
 class HybridReproductionTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void quickReproductionRowsAndDirections() throws Exception {
     List<Path> plots = new ArrayList<>();
-    Plotter recording = (file, title, x, y, lines, logX) -> {
-      assertTrue(!lines.isEmpty(), title);
-      plots.add(file);
-    };
+    Plotter recording =
+        (file, title, x, y, lines, logX) -> {
+          assertTrue(!lines.isEmpty(), title);
+          plots.add(file);
+        };
     List<ReproRow> rows = Experiments.get("hybrid").run(true, dir, recording);
     Map<String, ReproRow> by = new HashMap<>();
     for (ReproRow r : rows) {
@@ -38,9 +38,27 @@ class HybridReproductionTest {
     }
     String c = "YH1_sub 4600 ";
     // every scheduler has its percentiles; mechanisms have their baseline beside them
-    for (String s : List.of("hawk", "hawk+es", "hawk+op", "hawk+dice", "eagle", "eagle+es", "eagle+op",
-        "eagle+dice", "eagle+ccdm", "eagle+satc", "eagle+eirene")) {
-      for (String m : List.of("short_p50_s", "short_p75_s", "short_p90_s", "short_p99_s", "long_p50_s", "long_p99_s")) {
+    for (String s :
+        List.of(
+            "hawk",
+            "hawk+es",
+            "hawk+op",
+            "hawk+dice",
+            "eagle",
+            "eagle+es",
+            "eagle+op",
+            "eagle+dice",
+            "eagle+ccdm",
+            "eagle+satc",
+            "eagle+eirene")) {
+      for (String m :
+          List.of(
+              "short_p50_s",
+              "short_p75_s",
+              "short_p90_s",
+              "short_p99_s",
+              "long_p50_s",
+              "long_p99_s")) {
         assertNotNull(by.get(c + s + " | " + m), s + " " + m);
       }
     }
@@ -52,7 +70,8 @@ class HybridReproductionTest {
     assertTrue(imp(by, c + "eagle+es", "short_p99") > 0, "ES shortens Eagle's short tail");
     assertTrue(imp(by, c + "eagle+ccdm", "short_p99") > 20, "CCDM shortens Eagle's short tail");
     assertTrue(imp(by, c + "eagle+satc", "short_p50") > 5, "SATC shortens Eagle's short median");
-    assertTrue(imp(by, c + "eagle+eirene", "short_p90") > imp(by, c + "eagle+ccdm", "short_p90"),
+    assertTrue(
+        imp(by, c + "eagle+eirene", "short_p90") > imp(by, c + "eagle+ccdm", "short_p90"),
         "Eirene gains more than CCDM alone at this load");
     // Eagle's SSS keeps short probes off nodes holding long work: OP never finds a node to preempt
     assertEquals(0.0, imp(by, c + "eagle+op", "short_p90"));
@@ -65,12 +84,14 @@ class HybridReproductionTest {
 
     // the baselines against the reference simulator (issue 3): within 10%
     for (String s : List.of("hawk", "eagle")) {
-      for (String m : List.of("short_p50_s", "short_p90_s", "short_p99_s", "long_p50_s", "long_p90_s")) {
+      for (String m :
+          List.of("short_p50_s", "short_p90_s", "short_p99_s", "long_p50_s", "long_p90_s")) {
         ReproRow r = by.get("fidelity " + c + s + " | " + m);
         assertTrue(Math.abs(r.rota() / r.paper() - 1) <= 0.10, r.toString());
       }
       ReproRow wall = by.get("wall " + c + s + " | wall_s");
-      assertTrue(wall.rota() > 0 && wall.paper() == (s.equals("hawk") ? 13.8 : 14.9), wall.toString());
+      assertTrue(
+          wall.rota() > 0 && wall.paper() == (s.equals("hawk") ? 13.8 : 14.9), wall.toString());
       assertTrue(by.get("wall " + c + s + " | speedup_x").rota() > 1, "faster than the reference");
     }
     assertTrue(plots.size() >= 8, "plots: " + plots);

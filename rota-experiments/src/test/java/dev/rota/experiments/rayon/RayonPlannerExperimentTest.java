@@ -4,16 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.core.reservation.rdl.FlatDefinition;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
 import org.apache.hadoop.yarn.api.records.ReservationDefinition;
 import org.apache.hadoop.yarn.api.records.ReservationRequest;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-/** The planner experiment's stream (the quick run end to end: rota-cli's ReproduceRayonPlannerTest). */
+/**
+ * The planner experiment's stream (the quick run end to end: rota-cli's ReproduceRayonPlannerTest).
+ */
 class RayonPlannerExperimentTest {
   @Test
   void theStreamIsReproducibleAndEveryReservationIsTheSameRequestForHadoop() throws Exception {
@@ -34,10 +33,11 @@ class RayonPlannerExperimentTest {
         assertTrue(r.getNumContainers() <= PlannerWorkload.MAX_SHARE * a.slots(), j.id());
       }
       assertEquals(j.work(), work, j.id());
-      FlatDefinition.Interpreter expected = switch (j.kind()) {
-        case ORDER -> FlatDefinition.Interpreter.R_ORDER;
-        default -> FlatDefinition.Interpreter.R_ALL;
-      };
+      FlatDefinition.Interpreter expected =
+          switch (j.kind()) {
+            case ORDER -> FlatDefinition.Interpreter.R_ORDER;
+            default -> FlatDefinition.Interpreter.R_ALL;
+          };
       assertEquals(expected, j.flat().interpreter(), j.id());
     }
     assertEquals(Set.of(PlannerWorkload.Kind.values()), kinds);

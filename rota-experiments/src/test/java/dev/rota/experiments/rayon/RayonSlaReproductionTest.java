@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.rota.experiments.catalog.Experiments;
 import dev.rota.experiments.Plotter;
 import dev.rota.experiments.ReproRow;
+import dev.rota.experiments.catalog.Experiments;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,39 +22,63 @@ import org.junit.jupiter.api.io.TempDir;
  * best-effort jobs gain.
  */
 class RayonSlaReproductionTest {
-  @TempDir
-  Path out;
+  @TempDir Path out;
 
   @Test
   void quickReproduction() throws Exception {
     List<Path> plots = new ArrayList<>();
-    Plotter recording = (file, title, xTitle, yTitle, lines, logX) -> {
-      assertTrue(!lines.isEmpty() && lines.stream().allMatch(l -> l.x().length > 0), title);
-      plots.add(file.getFileName());
-    };
+    Plotter recording =
+        (file, title, xTitle, yTitle, lines, logX) -> {
+          assertTrue(!lines.isEmpty() && lines.stream().allMatch(l -> l.x().length > 0), title);
+          plots.add(file.getFileName());
+        };
     List<ReproRow> rows = Experiments.get("rayon-sla").run(true, out, recording);
-    Map<String, ReproRow> byKey = rows.stream().collect(Collectors.toMap(r -> r.caseName() + "|" + r.metric(), r -> r));
+    Map<String, ReproRow> byKey =
+        rows.stream().collect(Collectors.toMap(r -> r.caseName() + "|" + r.metric(), r -> r));
     String base = "FB-2010 first 1000 jobs, 480 slots, base|";
     String over = "FB-2010 first 1000 jobs, 480 slots, over-reservation 50%|";
     for (String c : List.of(base, over)) {
-      for (String m : List.of("sla_accepted_pct", "sla_met_pct", "rejected_pct", "be_throughput_gain_pct",
-          "be_latency_improved_pct", "utilization_pct", "reserved_peak_pct", "be_latency_p50_s")) {
+      for (String m :
+          List.of(
+              "sla_accepted_pct",
+              "sla_met_pct",
+              "rejected_pct",
+              "be_throughput_gain_pct",
+              "be_latency_improved_pct",
+              "utilization_pct",
+              "reserved_peak_pct",
+              "be_latency_p50_s")) {
         assertNotNull(byKey.get(c + m), c + m + " in " + byKey.keySet());
       }
-      assertEquals(100.0, byKey.get(c + "sla_met_pct").rota(), 1e-9, "every accepted SLA job meets its deadline");
-      assertTrue(byKey.get(c + "sla_met_pct").baseline() < 100, "the static baseline misses some deadlines");
-      assertEquals(0.0, byKey.get(c + "rejected_pct").baseline(), 1e-9, "the baseline accepts everything");
+      assertEquals(
+          100.0,
+          byKey.get(c + "sla_met_pct").rota(),
+          1e-9,
+          "every accepted SLA job meets its deadline");
+      assertTrue(
+          byKey.get(c + "sla_met_pct").baseline() < 100,
+          "the static baseline misses some deadlines");
+      assertEquals(
+          0.0, byKey.get(c + "rejected_pct").baseline(), 1e-9, "the baseline accepts everything");
       assertTrue(byKey.get(c + "reserved_peak_pct").rota() <= 70 + 1e-9);
-      assertTrue(byKey.get(c + "be_latency_improved_pct").rota() > byKey.get(c + "be_latency_worse_pct").rota());
-      assertTrue(byKey.get(c + "utilization_pct").rota() > byKey.get(c + "utilization_pct").baseline());
+      assertTrue(
+          byKey.get(c + "be_latency_improved_pct").rota()
+              > byKey.get(c + "be_latency_worse_pct").rota());
+      assertTrue(
+          byKey.get(c + "utilization_pct").rota() > byKey.get(c + "utilization_pct").baseline());
       assertEquals(100.0, byKey.get(c + "sla_met_pct").paper(), 1e-9);
     }
-    assertTrue(byKey.get(over + "rejected_pct").rota() > byKey.get(base + "rejected_pct").rota(),
+    assertTrue(
+        byKey.get(over + "rejected_pct").rota() > byKey.get(base + "rejected_pct").rota(),
         "declaring 50% more work gets more reservations rejected");
     assertEquals(4.0, byKey.get(base + "rejected_pct").paper(), 1e-9);
     assertEquals(11.0, byKey.get(over + "rejected_pct").paper(), 1e-9);
-    assertEquals(List.of("sla-baseline-tuning.png", "sla-be-latency-cdf.png", "sla-utilization.png",
-        "sla-by-over-reservation.png"),
+    assertEquals(
+        List.of(
+            "sla-baseline-tuning.png",
+            "sla-be-latency-cdf.png",
+            "sla-utilization.png",
+            "sla-by-over-reservation.png"),
         plots.stream().map(Path::toString).toList());
   }
 }

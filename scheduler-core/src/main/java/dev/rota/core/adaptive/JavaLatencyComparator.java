@@ -5,631 +5,662 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The comparator in plain Java: the digest's corrected, event-driven Algorithm 1 with the four activation
- * groups as code. {@code dev.rota.rules.adaptive.DroolsLatencyComparator} implements the same semantics as
- * Drools rules; a cross-check test requires identical results.
+ * The comparator in plain Java: the digest's corrected, event-driven Algorithm 1 with the four
+ * activation groups as code. {@code dev.rota.rules.adaptive.DroolsLatencyComparator} implements the
+ * same semantics as Drools rules; a cross-check test requires identical results.
  *
  * <h2>Semantics (shared with the rules)</h2>
- * Time starts at {@link GroupState#now()}. The group's {@code r} containers split over machine types by largest
- * remainder of {@link GroupState#machineTypeShares()}. Running tasks hold a <em>slot</em> ({@code containersPerTask}
- * containers on the allowed machine type with the most free containers) until they finish. Events are slot
- * finishes and job arrivals. At each event time, first every slot finishing now is handled: with per-task release
- * ({@link AdaptiveDefaults#RELEASE_PER_TASK}, the default) it is released, as YARN MapReduce returns a task's
- * container; without it, it takes its job's next unstarted task (Algorithm 2's container reuse) or, when the job
- * has none left in its current stage, is released. A stage's last slot released opens the job's next stage
- * ({@link AdaptiveJob#barriers()}). A job with no slot and no unstarted task left completes (and releases its AM);
- * arriving jobs become pending. Then the free containers are handed out <b>one grant at a time</b>, the way a
- * ResourceManager allocates on node heartbeats, re-deciding after every grant until no queue can take one:
- * <ol>
- * <li><b>AG3</b> constraints decide which requests may be granted now: a job waiting for its ApplicationMaster may
- * take its AM (one container) if the AM limits allow it; a job holding its AM (or any job without AM modelling)
- * may take one task ({@code containersPerTask} containers) of its current stage. Either needs its queue to stay within its maximum
- * ⌊min(maxShare, bounds.max)·r⌋ and an allowed machine type with enough free containers.</li>
- * <li><b>AG1</b> inter-queue: among queues with a grantable request, Capacity picks the lowest used / capacity
- * ("least used capacity first": a queue below its guarantee goes first, idle capacity is lent up to the
- * maximum; maxShare = capacity is Fig. 7a's non-elastic scheduler). Fair first picks a queue below its min share
- * min(bounds.min·r, used + demand), by used / min share, then the lowest used / weight; demand = 1 per job
- * whose AM may start plus containersPerTask per unstarted task of the current stage of the jobs holding their AM. Queues with a zero
- * capacity or weight come after all others, by used. Ties (within 1e-12) go to the lower queue index.</li>
- * <li><b>AG2</b> intra-queue, among the picked queue's grantable jobs: FIFO the earliest submission; EDF the
- * earliest deadline; LRTF the least unstarted work; Fair the fewest containers held; DRF the smallest
- * max(containers, vcores) held (an AM is one container and one vcore). Ties go to the earlier submission, then
- * the lower job index.</li>
- * <li><b>AG4</b> estimation: the granted AM or task starts now on the allowed machine type with the most free
- * containers (ties: lowest type); a task runs for its estimated duration (Algorithm 2 with one new container per
- * grant).</li>
- * </ol>
- * With AM containers ({@link AdaptiveDefaults#AM_CONTAINERS}, the default), a job first needs one AM container,
- * held until it completes; its tasks start only once the AM runs. At most max(1, ⌊{@link AdaptiveDefaults#AM_SHARE}
- * ·queue maximum⌋) AMs may run in a queue and max(1, ⌊AM_SHARE·r⌋) in the group. Jobs with
- * {@link AdaptiveJob#amRunning()} hold their AM from the start. The job's first grant is its AM's.
- * <p>A job's latency is its completion minus its submission. A job that can never get a container is charged
- * {@link AdaptiveDefaults#STARVATION_PENALTY_SECONDS} after the moment the simulation stalls.
  *
- * <p>Performance: a thread-confined scratch workspace is reused across calls, so {@link #averageLatency} allocates
- * nothing once warmed up. A grant costs O(jobs of the queues whose candidate changed): only the granted queue's
- * candidate is re-decided, unless the grant can change other queues' eligibility (an AM grant, several machine
- * types or multi-container tasks). Thread-safe: each thread gets its own workspace.
+ * Time starts at {@link GroupState#now()}. The group's {@code r} containers split over machine
+ * types by largest remainder of {@link GroupState#machineTypeShares()}. Running tasks hold a
+ * <em>slot</em> ({@code containersPerTask} containers on the allowed machine type with the most
+ * free containers) until they finish. Events are slot finishes and job arrivals. At each event
+ * time, first every slot finishing now is handled: with per-task release ({@link
+ * AdaptiveDefaults#RELEASE_PER_TASK}, the default) it is released, as YARN MapReduce returns a
+ * task's container; without it, it takes its job's next unstarted task (Algorithm 2's container
+ * reuse) or, when the job has none left in its current stage, is released. A stage's last slot
+ * released opens the job's next stage ({@link AdaptiveJob#barriers()}). A job with no slot and no
+ * unstarted task left completes (and releases its AM); arriving jobs become pending. Then the free
+ * containers are handed out <b>one grant at a time</b>, the way a ResourceManager allocates on node
+ * heartbeats, re-deciding after every grant until no queue can take one:
+ *
+ * <ol>
+ *   <li><b>AG3</b> constraints decide which requests may be granted now: a job waiting for its
+ *       ApplicationMaster may take its AM (one container) if the AM limits allow it; a job holding
+ *       its AM (or any job without AM modelling) may take one task ({@code containersPerTask}
+ *       containers) of its current stage. Either needs its queue to stay within its maximum
+ *       ⌊min(maxShare, bounds.max)·r⌋ and an allowed machine type with enough free containers.
+ *   <li><b>AG1</b> inter-queue: among queues with a grantable request, Capacity picks the lowest
+ *       used / capacity ("least used capacity first": a queue below its guarantee goes first, idle
+ *       capacity is lent up to the maximum; maxShare = capacity is Fig. 7a's non-elastic
+ *       scheduler). Fair first picks a queue below its min share min(bounds.min·r, used + demand),
+ *       by used / min share, then the lowest used / weight; demand = 1 per job whose AM may start
+ *       plus containersPerTask per unstarted task of the current stage of the jobs holding their
+ *       AM. Queues with a zero capacity or weight come after all others, by used. Ties (within
+ *       1e-12) go to the lower queue index.
+ *   <li><b>AG2</b> intra-queue, among the picked queue's grantable jobs: FIFO the earliest
+ *       submission; EDF the earliest deadline; LRTF the least unstarted work; Fair the fewest
+ *       containers held; DRF the smallest max(containers, vcores) held (an AM is one container and
+ *       one vcore). Ties go to the earlier submission, then the lower job index.
+ *   <li><b>AG4</b> estimation: the granted AM or task starts now on the allowed machine type with
+ *       the most free containers (ties: lowest type); a task runs for its estimated duration
+ *       (Algorithm 2 with one new container per grant).
+ * </ol>
+ *
+ * With AM containers ({@link AdaptiveDefaults#AM_CONTAINERS}, the default), a job first needs one
+ * AM container, held until it completes; its tasks start only once the AM runs. At most max(1,
+ * ⌊{@link AdaptiveDefaults#AM_SHARE} ·queue maximum⌋) AMs may run in a queue and max(1,
+ * ⌊AM_SHARE·r⌋) in the group. Jobs with {@link AdaptiveJob#amRunning()} hold their AM from the
+ * start. The job's first grant is its AM's.
+ *
+ * <p>A job's latency is its completion minus its submission. A job that can never get a container
+ * is charged {@link AdaptiveDefaults#STARVATION_PENALTY_SECONDS} after the moment the simulation
+ * stalls.
+ *
+ * <p>Performance: a thread-confined scratch workspace is reused across calls, so {@link
+ * #averageLatency} allocates nothing once warmed up. A grant costs O(jobs of the queues whose
+ * candidate changed): only the granted queue's candidate is re-decided, unless the grant can change
+ * other queues' eligibility (an AM grant, several machine types or multi-container tasks).
+ * Thread-safe: each thread gets its own workspace.
  */
 public final class JavaLatencyComparator implements LatencyComparator {
 
-    private static final double EPS = 1e-9;
+  private static final double EPS = 1e-9;
 
-    private final boolean amContainers;
-    private final boolean releasePerTask;
-    private final ThreadLocal<Workspace> workspaces;
+  private final boolean amContainers;
+  private final boolean releasePerTask;
+  private final ThreadLocal<Workspace> workspaces;
 
-    /**
-     * A comparator with AM containers as {@link AdaptiveDefaults#AM_CONTAINERS} and per-task release as
-     * {@link AdaptiveDefaults#RELEASE_PER_TASK}.
-     */
-    public JavaLatencyComparator() {
-        this(AdaptiveDefaults.AM_CONTAINERS);
+  /**
+   * A comparator with AM containers as {@link AdaptiveDefaults#AM_CONTAINERS} and per-task release
+   * as {@link AdaptiveDefaults#RELEASE_PER_TASK}.
+   */
+  public JavaLatencyComparator() {
+    this(AdaptiveDefaults.AM_CONTAINERS);
+  }
+
+  /**
+   * @param amContainers model one ApplicationMaster container per job (see the class comment);
+   *     per-task release as {@link AdaptiveDefaults#RELEASE_PER_TASK}
+   */
+  public JavaLatencyComparator(boolean amContainers) {
+    this(amContainers, AdaptiveDefaults.RELEASE_PER_TASK);
+  }
+
+  /**
+   * @param amContainers model one ApplicationMaster container per job (see the class comment)
+   * @param releasePerTask a task's container goes back to the group when the task ends (YARN
+   *     MapReduce) instead of running its job's next task (Algorithm 2's container reuse)
+   */
+  public JavaLatencyComparator(boolean amContainers, boolean releasePerTask) {
+    this.amContainers = amContainers;
+    this.releasePerTask = releasePerTask;
+    this.workspaces = ThreadLocal.withInitial(() -> new Workspace(amContainers, releasePerTask));
+  }
+
+  /** Whether this comparator models AM containers. */
+  public boolean amContainers() {
+    return amContainers;
+  }
+
+  /** Whether a task's container goes back to the group when the task ends. */
+  public boolean releasePerTask() {
+    return releasePerTask;
+  }
+
+  @Override
+  public double averageLatency(GroupState group, GroupConfiguration config, int containers) {
+    LatencyComparator.validate(group, config, containers);
+    Workspace w = workspaces.get();
+    w.run(group, config, containers);
+    return w.mean;
+  }
+
+  @Override
+  public LatencyEstimate estimate(GroupState group, GroupConfiguration config, int containers) {
+    LatencyComparator.validate(group, config, containers);
+    Workspace w = workspaces.get();
+    w.run(group, config, containers);
+    List<JobEstimate> out = new ArrayList<>(w.nJ);
+    List<AdaptiveJob> jobs = group.jobs();
+    for (int j = 0; j < w.nJ; j++) {
+      double submit = jobs.get(j).submitTime();
+      out.add(
+          new JobEstimate(
+              jobs.get(j).id(),
+              w.firstGrant[j] - submit,
+              w.completion[j] - w.firstGrant[j],
+              w.completion[j],
+              w.starved[j]));
+    }
+    return new LatencyEstimate(w.mean, out);
+  }
+
+  /**
+   * Splits {@code r} containers over machine types by largest remainder (ties: lower type). Public
+   * so the Drools comparator splits exactly the same way.
+   */
+  public static void splitByType(double[] shares, int r, int[] out) {
+    int n = shares.length;
+    int given = 0;
+    for (int m = 0; m < n; m++) {
+      out[m] = (int) Math.floor(shares[m] * r + EPS);
+      given += out[m];
+    }
+    while (given < r) {
+      int best = -1;
+      double bestFrac = -1;
+      for (int m = 0; m < n; m++) {
+        double frac = shares[m] * r - out[m];
+        if (frac > bestFrac + EPS) {
+          bestFrac = frac;
+          best = m;
+        }
+      }
+      out[best]++;
+      given++;
+    }
+  }
+
+  /** ⌊share·r⌋ with the tolerance both implementations use. */
+  static int floorShare(double share, int r) {
+    return (int) Math.floor(share * r + EPS);
+  }
+
+  /**
+   * Whether a queue ranked (cls, key) goes before the best so far (bestCls, bestKey): the AG1 order
+   * shared with the rules. Classes: 0 below its Fair min share, 1 positive capacity or weight, 2
+   * zero capacity or weight.
+   */
+  public static boolean queueBefore(int cls, double key, int bestCls, double bestKey) {
+    return cls < bestCls || (cls == bestCls && key < bestKey - TIE);
+  }
+
+  /** Tolerance of AG1 and AG2 key comparisons. */
+  static final double TIE = 1e-12;
+
+  /** Reusable arrays; grown, never shrunk. */
+  private static final class Workspace {
+    final boolean amMode;
+    final boolean release;
+    int nJ;
+    int nQ;
+    int nM;
+    double mean;
+    boolean othersChange; // a grant can change other queues' candidates (several types or
+    // multi-container tasks)
+    // per job
+    AdaptiveJob[] job = new AdaptiveJob[0];
+    double[][] dur = new double[0][];
+    int[] next = new int[0];
+    int[] cpt = new int[0];
+    int[] vpt = new int[0];
+    int[] heldC = new int[0];
+    int[] heldV = new int[0];
+    int[] slotsOf = new int[0];
+    int[] stageEnd =
+        new int[0]; // tasks [next, stageEnd) may start now; stageEnd is the next barrier or the end
+    int[] barrierAt =
+        new int[0]; // index into the job's barriers of the barrier after the current stage
+    boolean[] arrived = new boolean[0];
+    boolean[] done = new boolean[0];
+    boolean[] starved = new boolean[0];
+    double[] submit = new double[0];
+    double[] deadline = new double[0];
+    double[] firstGrant = new double[0];
+    double[] completion = new double[0];
+    double[] unstartedWork = new double[0];
+    int[] order = new int[0];
+    boolean[] amHeld = new boolean[0];
+    int[] amType = new int[0];
+    // per slot
+    int slotCount;
+    int[] slotJob = new int[0];
+    int[] slotType = new int[0];
+    double[] slotFree = new double[0];
+    // per queue; the queue's jobs in FIFO order are byQueue[queueStart[q] .. queueStart[q + 1])
+    int[] used = new int[0];
+    int[] maxC = new int[0];
+    double[] weight = new double[0];
+    double[] minShare = new double[0];
+    IntraQueuePolicy[] policy = new IntraQueuePolicy[0];
+    int[] amsQ = new int[0];
+    int[] amLimitQ = new int[0];
+    int[] candidate = new int[0];
+    int[] demand = new int[0];
+    boolean[] stale = new boolean[0];
+    int[] queueStart = new int[1];
+    int[] byQueue = new int[0];
+    boolean capacity;
+    // per machine type
+    int[] typeFree = new int[0];
+    int amsGroup;
+    int amLimitGroup;
+
+    Workspace(boolean amMode, boolean release) {
+      this.amMode = amMode;
+      this.release = release;
+    }
+
+    void run(GroupState group, GroupConfiguration config, int r) {
+      List<AdaptiveJob> jobs = group.jobs();
+      nJ = jobs.size();
+      nQ = group.queues().size();
+      double[] shares = group.machineTypeSharesView();
+      nM = shares.length;
+      ensureJobs(nJ);
+      ensureQueues(nQ);
+      if (typeFree.length < nM) {
+        typeFree = new int[nM];
+      }
+      splitByType(shares, r, typeFree);
+      capacity = config.kind() == SchedulerKind.CAPACITY;
+      for (int q = 0; q < nQ; q++) {
+        QueueSetting s = config.queues().get(q);
+        QueueBounds b = group.bounds().get(q);
+        weight[q] = s.share();
+        policy[q] = s.policy();
+        maxC[q] = floorShare(Math.min(s.maxShare(), b.max()), r);
+        minShare[q] = b.min() * r;
+        amsQ[q] = 0;
+        amLimitQ[q] = Math.max(1, floorShare(AdaptiveDefaults.AM_SHARE, maxC[q]));
+      }
+      amsGroup = 0;
+      amLimitGroup = Math.max(1, floorShare(AdaptiveDefaults.AM_SHARE, r));
+      othersChange = nM > 1;
+      int totalSlots = 0;
+      double now = group.now();
+      for (int j = 0; j < nJ; j++) {
+        AdaptiveJob a = jobs.get(j);
+        job[j] = a;
+        dur[j] = a.taskSeconds();
+        next[j] = 0;
+        cpt[j] = a.containersPerTask();
+        vpt[j] = a.vcoresPerTask();
+        othersChange |= cpt[j] > 1;
+        heldC[j] = 0;
+        heldV[j] = 0;
+        slotsOf[j] = 0;
+        barrierAt[j] = 0;
+        stageEnd[j] = a.barriers().length > 0 ? a.barriers()[0] : dur[j].length;
+        submit[j] = a.submitTime();
+        deadline[j] = a.deadline();
+        arrived[j] = a.submitTime() <= now;
+        done[j] = false;
+        starved[j] = false;
+        firstGrant[j] = Double.NaN;
+        completion[j] = Double.NaN;
+        double work = 0;
+        for (double d : dur[j]) {
+          work += d;
+        }
+        unstartedWork[j] = work;
+        amHeld[j] = false;
+        totalSlots += a.taskSeconds().length + a.runningTaskSeconds().length;
+      }
+      ensureSlots(totalSlots);
+      slotCount = 0;
+      // seed J^Run with the running AMs and tasks
+      for (int j = 0; j < nJ; j++) {
+        if (amMode && job[j].amRunning()) {
+          firstGrant[j] = Math.min(submit[j], now);
+          addAm(j, placeType(j, 1, true));
+        }
+        double[] running = job[j].runningTaskSeconds();
+        if (running.length > 0) {
+          firstGrant[j] = Math.min(submit[j], now);
+          for (double rem : running) {
+            addSlot(j, placeType(j, cpt[j], true), now + rem);
+          }
+        }
+      }
+      for (int j = 0; j < nJ; j++) {
+        advanceStage(j);
+      }
+      // FIFO order over all jobs: (submit, index); insertion sort, stable; then grouped by queue
+      for (int j = 0; j < nJ; j++) {
+        int k = j;
+        while (k > 0 && submit[order[k - 1]] > submit[j]) {
+          order[k] = order[k - 1];
+          k--;
+        }
+        order[k] = j;
+      }
+      Arrays.fill(queueStart, 0, nQ + 1, 0);
+      for (int j = 0; j < nJ; j++) {
+        queueStart[job[j].queue() + 1]++;
+      }
+      for (int q = 0; q < nQ; q++) {
+        queueStart[q + 1] += queueStart[q];
+        candidate[q] = queueStart[q]; // fill cursor
+      }
+      for (int i = 0; i < nJ; i++) {
+        int j = order[i];
+        byQueue[candidate[job[j].queue()]++] = j;
+      }
+      double t = now;
+      while (true) {
+        allocate(t);
+        double nextT = Double.POSITIVE_INFINITY;
+        for (int s = 0; s < slotCount; s++) {
+          if (slotFree[s] < nextT) {
+            nextT = slotFree[s];
+          }
+        }
+        for (int j = 0; j < nJ; j++) {
+          if (!arrived[j] && submit[j] < nextT) {
+            nextT = submit[j];
+          }
+        }
+        if (nextT == Double.POSITIVE_INFINITY) {
+          break;
+        }
+        t = nextT;
+        finishSlots(t);
+        for (int j = 0; j < nJ; j++) {
+          if (!arrived[j] && submit[j] <= t) {
+            arrived[j] = true;
+          }
+        }
+      }
+      double sum = 0;
+      for (int j = 0; j < nJ; j++) {
+        if (!done[j]) {
+          starved[j] = true;
+          completion[j] = Math.max(t, submit[j]) + AdaptiveDefaults.STARVATION_PENALTY_SECONDS;
+          if (Double.isNaN(firstGrant[j])) {
+            firstGrant[j] = completion[j];
+          }
+        }
+        sum += completion[j] - submit[j];
+      }
+      mean = nJ == 0 ? 0.0 : sum / nJ;
+    }
+
+    /** Slot finishes at t, in slot order; released slots are swapped out. */
+    private void finishSlots(double t) {
+      int s = 0;
+      while (s < slotCount) {
+        if (slotFree[s] != t) {
+          s++;
+          continue;
+        }
+        int j = slotJob[s];
+        if (!release && next[j] < stageEnd[j]) {
+          slotFree[s] = t + startTask(j);
+          s++;
+          continue;
+        }
+        typeFree[slotType[s]] += cpt[j];
+        heldC[j] -= cpt[j];
+        heldV[j] -= vpt[j];
+        slotsOf[j]--;
+        advanceStage(j);
+        if (slotsOf[j] == 0 && next[j] >= dur[j].length) {
+          done[j] = true;
+          completion[j] = t;
+          if (amHeld[j]) {
+            amHeld[j] = false;
+            typeFree[amType[j]]++;
+            heldC[j]--;
+            heldV[j]--;
+            amsQ[job[j].queue()]--;
+            amsGroup--;
+          }
+        }
+        slotCount--;
+        slotJob[s] = slotJob[slotCount];
+        slotType[s] = slotType[slotCount];
+        slotFree[s] = slotFree[slotCount];
+      }
     }
 
     /**
-     * @param amContainers model one ApplicationMaster container per job (see the class comment); per-task release as
-     *                     {@link AdaptiveDefaults#RELEASE_PER_TASK}
+     * Hands out the free containers one grant at a time (AG3 eligibility, AG1 queue, AG2 job, AG4
+     * start).
      */
-    public JavaLatencyComparator(boolean amContainers) {
-        this(amContainers, AdaptiveDefaults.RELEASE_PER_TASK);
+    private void allocate(double t) {
+      int free = 0;
+      for (int m = 0; m < nM; m++) {
+        free += Math.max(0, typeFree[m]);
+      }
+      if (free <= 0) {
+        return;
+      }
+      for (int q = 0; q < nQ; q++) {
+        used[q] = 0;
+        stale[q] = true;
+      }
+      for (int j = 0; j < nJ; j++) {
+        used[job[j].queue()] += heldC[j];
+      }
+      while (free > 0) {
+        int best = -1;
+        int bestCls = Integer.MAX_VALUE;
+        double bestKey = Double.POSITIVE_INFINITY;
+        for (int q = 0; q < nQ; q++) {
+          if (stale[q]) {
+            candidate[q] = pickJob(q);
+            stale[q] = false;
+          }
+          if (candidate[q] < 0) {
+            continue;
+          }
+          int cls;
+          double key;
+          double guarantee = Math.min(minShare[q], used[q] + demand[q]);
+          if (!capacity && used[q] < guarantee) {
+            cls = 0;
+            key = used[q] / guarantee;
+          } else if (weight[q] > 0.0) {
+            cls = 1;
+            key = used[q] / weight[q];
+          } else {
+            cls = 2;
+            key = used[q];
+          }
+          if (queueBefore(cls, key, bestCls, bestKey)) {
+            best = q;
+            bestCls = cls;
+            bestKey = key;
+          }
+        }
+        if (best < 0) {
+          return;
+        }
+        int j = candidate[best];
+        boolean am = needsAm(j);
+        if (Double.isNaN(firstGrant[j])) {
+          firstGrant[j] = t;
+        }
+        if (am) {
+          addAm(j, placeType(j, 1, false));
+          used[best]++;
+          free--;
+        } else {
+          addSlot(j, placeType(j, cpt[j], false), t + startTask(j));
+          used[best] += cpt[j];
+          free -= cpt[j];
+        }
+        if (am || othersChange) {
+          Arrays.fill(stale, 0, nQ, true);
+        } else {
+          stale[best] = true;
+        }
+      }
     }
 
     /**
-     * @param amContainers   model one ApplicationMaster container per job (see the class comment)
-     * @param releasePerTask a task's container goes back to the group when the task ends (YARN MapReduce) instead of
-     *                       running its job's next task (Algorithm 2's container reuse)
+     * AG3 + AG2 for queue q: the job its policy grants next among those with a grantable request,
+     * or -1; also sets {@code demand[q]} (complete only under Fair, the one scheduler that reads
+     * it).
      */
-    public JavaLatencyComparator(boolean amContainers, boolean releasePerTask) {
-        this.amContainers = amContainers;
-        this.releasePerTask = releasePerTask;
-        this.workspaces = ThreadLocal.withInitial(() -> new Workspace(amContainers, releasePerTask));
-    }
-
-    /** Whether this comparator models AM containers. */
-    public boolean amContainers() {
-        return amContainers;
-    }
-
-    /** Whether a task's container goes back to the group when the task ends. */
-    public boolean releasePerTask() {
-        return releasePerTask;
-    }
-
-    @Override
-    public double averageLatency(GroupState group, GroupConfiguration config, int containers) {
-        LatencyComparator.validate(group, config, containers);
-        Workspace w = workspaces.get();
-        w.run(group, config, containers);
-        return w.mean;
-    }
-
-    @Override
-    public LatencyEstimate estimate(GroupState group, GroupConfiguration config, int containers) {
-        LatencyComparator.validate(group, config, containers);
-        Workspace w = workspaces.get();
-        w.run(group, config, containers);
-        List<JobEstimate> out = new ArrayList<>(w.nJ);
-        List<AdaptiveJob> jobs = group.jobs();
-        for (int j = 0; j < w.nJ; j++) {
-            double submit = jobs.get(j).submitTime();
-            out.add(new JobEstimate(jobs.get(j).id(), w.firstGrant[j] - submit, w.completion[j] - w.firstGrant[j],
-                    w.completion[j], w.starved[j]));
+    private int pickJob(int q) {
+      int best = -1;
+      double bestKey = Double.POSITIVE_INFINITY;
+      int d = 0;
+      boolean amRoom = amsQ[q] < amLimitQ[q] && amsGroup < amLimitGroup;
+      IntraQueuePolicy p = policy[q];
+      for (int i = queueStart[q]; i < queueStart[q + 1]; i++) {
+        int j = byQueue[i];
+        if (!arrived[j] || next[j] >= dur[j].length) {
+          continue;
         }
-        return new LatencyEstimate(w.mean, out);
+        int need;
+        boolean waitsForBarrier = next[j] >= stageEnd[j];
+        if (needsAm(j)) {
+          if (!amRoom) {
+            continue;
+          }
+          need = 1;
+          d += 1;
+        } else if (waitsForBarrier) {
+          continue;
+        } else {
+          need = cpt[j];
+          d += (stageEnd[j] - next[j]) * cpt[j];
+        }
+        if (used[q] + need > maxC[q] || placeType(j, need, false) < 0) {
+          continue;
+        }
+        double key =
+            switch (p) {
+              case FIFO -> 0.0;
+              case EDF -> deadline[j];
+              case LRTF -> unstartedWork[j];
+              case FAIR -> heldC[j];
+              case DRF -> Math.max(heldC[j], heldV[j]);
+            };
+        if (best < 0 || key < bestKey - TIE) {
+          best = j;
+          bestKey = key;
+          if (p == IntraQueuePolicy.FIFO && capacity) {
+            break; // the first grantable job wins, and Capacity never reads the demand
+          }
+        }
+      }
+      demand[q] = d;
+      return best;
     }
 
     /**
-     * Splits {@code r} containers over machine types by largest remainder (ties: lower type). Public so the
-     * Drools comparator splits exactly the same way.
+     * Opens job j's next stage once its current one has started every task and has none running.
      */
-    public static void splitByType(double[] shares, int r, int[] out) {
-        int n = shares.length;
-        int given = 0;
-        for (int m = 0; m < n; m++) {
-            out[m] = (int) Math.floor(shares[m] * r + EPS);
-            given += out[m];
-        }
-        while (given < r) {
-            int best = -1;
-            double bestFrac = -1;
-            for (int m = 0; m < n; m++) {
-                double frac = shares[m] * r - out[m];
-                if (frac > bestFrac + EPS) {
-                    bestFrac = frac;
-                    best = m;
-                }
-            }
-            out[best]++;
-            given++;
-        }
+    private void advanceStage(int j) {
+      int[] barriers = job[j].barriers();
+      while (next[j] == stageEnd[j] && stageEnd[j] < dur[j].length && slotsOf[j] == 0) {
+        barrierAt[j]++;
+        stageEnd[j] = barrierAt[j] < barriers.length ? barriers[barrierAt[j]] : dur[j].length;
+      }
     }
 
-    /** ⌊share·r⌋ with the tolerance both implementations use. */
-    static int floorShare(double share, int r) {
-        return (int) Math.floor(share * r + EPS);
+    /** Arrived, has unstarted tasks and waits for its AM (AM containers modelled). */
+    private boolean needsAm(int j) {
+      return amMode && !amHeld[j] && arrived[j] && next[j] < dur[j].length;
+    }
+
+    private void addAm(int j, int type) {
+      amHeld[j] = true;
+      amType[j] = type;
+      typeFree[type]--;
+      heldC[j]++;
+      heldV[j]++;
+      amsQ[job[j].queue()]++;
+      amsGroup++;
+    }
+
+    /** Starts job j's next task; returns its duration. */
+    private double startTask(int j) {
+      double d = dur[j][next[j]++];
+      unstartedWork[j] -= d;
+      return d;
     }
 
     /**
-     * Whether a queue ranked (cls, key) goes before the best so far (bestCls, bestKey): the AG1 order shared with
-     * the rules. Classes: 0 below its Fair min share, 1 positive capacity or weight, 2 zero capacity or weight.
+     * The allowed machine type with the most free containers holding {@code need} (ties: lowest);
+     * -1 if none fits, or with {@code force} (a container already held) the allowed type with the
+     * most free containers.
      */
-    public static boolean queueBefore(int cls, double key, int bestCls, double bestKey) {
-        return cls < bestCls || (cls == bestCls && key < bestKey - TIE);
+    private int placeType(int j, int need, boolean force) {
+      int best = -1;
+      for (int m = 0; m < nM; m++) {
+        if (job[j].allows(m)
+            && (force || typeFree[m] >= need)
+            && (best < 0 || typeFree[m] > typeFree[best])) {
+          best = m;
+        }
+      }
+      if (best < 0 && force) {
+        best = 0;
+      }
+      return best;
     }
 
-    /** Tolerance of AG1 and AG2 key comparisons. */
-    static final double TIE = 1e-12;
-
-    /** Reusable arrays; grown, never shrunk. */
-    private static final class Workspace {
-        final boolean amMode;
-        final boolean release;
-        int nJ;
-        int nQ;
-        int nM;
-        double mean;
-        boolean othersChange; // a grant can change other queues' candidates (several types or multi-container tasks)
-        // per job
-        AdaptiveJob[] job = new AdaptiveJob[0];
-        double[][] dur = new double[0][];
-        int[] next = new int[0];
-        int[] cpt = new int[0];
-        int[] vpt = new int[0];
-        int[] heldC = new int[0];
-        int[] heldV = new int[0];
-        int[] slotsOf = new int[0];
-        int[] stageEnd = new int[0]; // tasks [next, stageEnd) may start now; stageEnd is the next barrier or the end
-        int[] barrierAt = new int[0]; // index into the job's barriers of the barrier after the current stage
-        boolean[] arrived = new boolean[0];
-        boolean[] done = new boolean[0];
-        boolean[] starved = new boolean[0];
-        double[] submit = new double[0];
-        double[] deadline = new double[0];
-        double[] firstGrant = new double[0];
-        double[] completion = new double[0];
-        double[] unstartedWork = new double[0];
-        int[] order = new int[0];
-        boolean[] amHeld = new boolean[0];
-        int[] amType = new int[0];
-        // per slot
-        int slotCount;
-        int[] slotJob = new int[0];
-        int[] slotType = new int[0];
-        double[] slotFree = new double[0];
-        // per queue; the queue's jobs in FIFO order are byQueue[queueStart[q] .. queueStart[q + 1])
-        int[] used = new int[0];
-        int[] maxC = new int[0];
-        double[] weight = new double[0];
-        double[] minShare = new double[0];
-        IntraQueuePolicy[] policy = new IntraQueuePolicy[0];
-        int[] amsQ = new int[0];
-        int[] amLimitQ = new int[0];
-        int[] candidate = new int[0];
-        int[] demand = new int[0];
-        boolean[] stale = new boolean[0];
-        int[] queueStart = new int[1];
-        int[] byQueue = new int[0];
-        boolean capacity;
-        // per machine type
-        int[] typeFree = new int[0];
-        int amsGroup;
-        int amLimitGroup;
-
-        Workspace(boolean amMode, boolean release) {
-            this.amMode = amMode;
-            this.release = release;
-        }
-
-        void run(GroupState group, GroupConfiguration config, int r) {
-            List<AdaptiveJob> jobs = group.jobs();
-            nJ = jobs.size();
-            nQ = group.queues().size();
-            double[] shares = group.machineTypeSharesView();
-            nM = shares.length;
-            ensureJobs(nJ);
-            ensureQueues(nQ);
-            if (typeFree.length < nM) {
-                typeFree = new int[nM];
-            }
-            splitByType(shares, r, typeFree);
-            capacity = config.kind() == SchedulerKind.CAPACITY;
-            for (int q = 0; q < nQ; q++) {
-                QueueSetting s = config.queues().get(q);
-                QueueBounds b = group.bounds().get(q);
-                weight[q] = s.share();
-                policy[q] = s.policy();
-                maxC[q] = floorShare(Math.min(s.maxShare(), b.max()), r);
-                minShare[q] = b.min() * r;
-                amsQ[q] = 0;
-                amLimitQ[q] = Math.max(1, floorShare(AdaptiveDefaults.AM_SHARE, maxC[q]));
-            }
-            amsGroup = 0;
-            amLimitGroup = Math.max(1, floorShare(AdaptiveDefaults.AM_SHARE, r));
-            othersChange = nM > 1;
-            int totalSlots = 0;
-            double now = group.now();
-            for (int j = 0; j < nJ; j++) {
-                AdaptiveJob a = jobs.get(j);
-                job[j] = a;
-                dur[j] = a.taskSeconds();
-                next[j] = 0;
-                cpt[j] = a.containersPerTask();
-                vpt[j] = a.vcoresPerTask();
-                othersChange |= cpt[j] > 1;
-                heldC[j] = 0;
-                heldV[j] = 0;
-                slotsOf[j] = 0;
-                barrierAt[j] = 0;
-                stageEnd[j] = a.barriers().length > 0 ? a.barriers()[0] : dur[j].length;
-                submit[j] = a.submitTime();
-                deadline[j] = a.deadline();
-                arrived[j] = a.submitTime() <= now;
-                done[j] = false;
-                starved[j] = false;
-                firstGrant[j] = Double.NaN;
-                completion[j] = Double.NaN;
-                double work = 0;
-                for (double d : dur[j]) {
-                    work += d;
-                }
-                unstartedWork[j] = work;
-                amHeld[j] = false;
-                totalSlots += a.taskSeconds().length + a.runningTaskSeconds().length;
-            }
-            ensureSlots(totalSlots);
-            slotCount = 0;
-            // seed J^Run with the running AMs and tasks
-            for (int j = 0; j < nJ; j++) {
-                if (amMode && job[j].amRunning()) {
-                    firstGrant[j] = Math.min(submit[j], now);
-                    addAm(j, placeType(j, 1, true));
-                }
-                double[] running = job[j].runningTaskSeconds();
-                if (running.length > 0) {
-                    firstGrant[j] = Math.min(submit[j], now);
-                    for (double rem : running) {
-                        addSlot(j, placeType(j, cpt[j], true), now + rem);
-                    }
-                }
-            }
-            for (int j = 0; j < nJ; j++) {
-                advanceStage(j);
-            }
-            // FIFO order over all jobs: (submit, index); insertion sort, stable; then grouped by queue
-            for (int j = 0; j < nJ; j++) {
-                int k = j;
-                while (k > 0 && submit[order[k - 1]] > submit[j]) {
-                    order[k] = order[k - 1];
-                    k--;
-                }
-                order[k] = j;
-            }
-            Arrays.fill(queueStart, 0, nQ + 1, 0);
-            for (int j = 0; j < nJ; j++) {
-                queueStart[job[j].queue() + 1]++;
-            }
-            for (int q = 0; q < nQ; q++) {
-                queueStart[q + 1] += queueStart[q];
-                candidate[q] = queueStart[q]; // fill cursor
-            }
-            for (int i = 0; i < nJ; i++) {
-                int j = order[i];
-                byQueue[candidate[job[j].queue()]++] = j;
-            }
-            double t = now;
-            while (true) {
-                allocate(t);
-                double nextT = Double.POSITIVE_INFINITY;
-                for (int s = 0; s < slotCount; s++) {
-                    if (slotFree[s] < nextT) {
-                        nextT = slotFree[s];
-                    }
-                }
-                for (int j = 0; j < nJ; j++) {
-                    if (!arrived[j] && submit[j] < nextT) {
-                        nextT = submit[j];
-                    }
-                }
-                if (nextT == Double.POSITIVE_INFINITY) {
-                    break;
-                }
-                t = nextT;
-                finishSlots(t);
-                for (int j = 0; j < nJ; j++) {
-                    if (!arrived[j] && submit[j] <= t) {
-                        arrived[j] = true;
-                    }
-                }
-            }
-            double sum = 0;
-            for (int j = 0; j < nJ; j++) {
-                if (!done[j]) {
-                    starved[j] = true;
-                    completion[j] = Math.max(t, submit[j]) + AdaptiveDefaults.STARVATION_PENALTY_SECONDS;
-                    if (Double.isNaN(firstGrant[j])) {
-                        firstGrant[j] = completion[j];
-                    }
-                }
-                sum += completion[j] - submit[j];
-            }
-            mean = nJ == 0 ? 0.0 : sum / nJ;
-        }
-
-        /** Slot finishes at t, in slot order; released slots are swapped out. */
-        private void finishSlots(double t) {
-            int s = 0;
-            while (s < slotCount) {
-                if (slotFree[s] != t) {
-                    s++;
-                    continue;
-                }
-                int j = slotJob[s];
-                if (!release && next[j] < stageEnd[j]) {
-                    slotFree[s] = t + startTask(j);
-                    s++;
-                    continue;
-                }
-                typeFree[slotType[s]] += cpt[j];
-                heldC[j] -= cpt[j];
-                heldV[j] -= vpt[j];
-                slotsOf[j]--;
-                advanceStage(j);
-                if (slotsOf[j] == 0 && next[j] >= dur[j].length) {
-                    done[j] = true;
-                    completion[j] = t;
-                    if (amHeld[j]) {
-                        amHeld[j] = false;
-                        typeFree[amType[j]]++;
-                        heldC[j]--;
-                        heldV[j]--;
-                        amsQ[job[j].queue()]--;
-                        amsGroup--;
-                    }
-                }
-                slotCount--;
-                slotJob[s] = slotJob[slotCount];
-                slotType[s] = slotType[slotCount];
-                slotFree[s] = slotFree[slotCount];
-            }
-        }
-
-        /** Hands out the free containers one grant at a time (AG3 eligibility, AG1 queue, AG2 job, AG4 start). */
-        private void allocate(double t) {
-            int free = 0;
-            for (int m = 0; m < nM; m++) {
-                free += Math.max(0, typeFree[m]);
-            }
-            if (free <= 0) {
-                return;
-            }
-            for (int q = 0; q < nQ; q++) {
-                used[q] = 0;
-                stale[q] = true;
-            }
-            for (int j = 0; j < nJ; j++) {
-                used[job[j].queue()] += heldC[j];
-            }
-            while (free > 0) {
-                int best = -1;
-                int bestCls = Integer.MAX_VALUE;
-                double bestKey = Double.POSITIVE_INFINITY;
-                for (int q = 0; q < nQ; q++) {
-                    if (stale[q]) {
-                        candidate[q] = pickJob(q);
-                        stale[q] = false;
-                    }
-                    if (candidate[q] < 0) {
-                        continue;
-                    }
-                    int cls;
-                    double key;
-                    double guarantee = Math.min(minShare[q], used[q] + demand[q]);
-                    if (!capacity && used[q] < guarantee) {
-                        cls = 0;
-                        key = used[q] / guarantee;
-                    } else if (weight[q] > 0.0) {
-                        cls = 1;
-                        key = used[q] / weight[q];
-                    } else {
-                        cls = 2;
-                        key = used[q];
-                    }
-                    if (queueBefore(cls, key, bestCls, bestKey)) {
-                        best = q;
-                        bestCls = cls;
-                        bestKey = key;
-                    }
-                }
-                if (best < 0) {
-                    return;
-                }
-                int j = candidate[best];
-                boolean am = needsAm(j);
-                if (Double.isNaN(firstGrant[j])) {
-                    firstGrant[j] = t;
-                }
-                if (am) {
-                    addAm(j, placeType(j, 1, false));
-                    used[best]++;
-                    free--;
-                } else {
-                    addSlot(j, placeType(j, cpt[j], false), t + startTask(j));
-                    used[best] += cpt[j];
-                    free -= cpt[j];
-                }
-                if (am || othersChange) {
-                    Arrays.fill(stale, 0, nQ, true);
-                } else {
-                    stale[best] = true;
-                }
-            }
-        }
-
-        /**
-         * AG3 + AG2 for queue q: the job its policy grants next among those with a grantable request, or -1; also
-         * sets {@code demand[q]} (complete only under Fair, the one scheduler that reads it).
-         */
-        private int pickJob(int q) {
-            int best = -1;
-            double bestKey = Double.POSITIVE_INFINITY;
-            int d = 0;
-            boolean amRoom = amsQ[q] < amLimitQ[q] && amsGroup < amLimitGroup;
-            IntraQueuePolicy p = policy[q];
-            for (int i = queueStart[q]; i < queueStart[q + 1]; i++) {
-                int j = byQueue[i];
-                if (!arrived[j] || next[j] >= dur[j].length) {
-                    continue;
-                }
-                int need;
-                boolean waitsForBarrier = next[j] >= stageEnd[j];
-                if (needsAm(j)) {
-                    if (!amRoom) {
-                        continue;
-                    }
-                    need = 1;
-                    d += 1;
-                } else if (waitsForBarrier) {
-                    continue;
-                } else {
-                    need = cpt[j];
-                    d += (stageEnd[j] - next[j]) * cpt[j];
-                }
-                if (used[q] + need > maxC[q] || placeType(j, need, false) < 0) {
-                    continue;
-                }
-                double key = switch (p) {
-                    case FIFO -> 0.0;
-                    case EDF -> deadline[j];
-                    case LRTF -> unstartedWork[j];
-                    case FAIR -> heldC[j];
-                    case DRF -> Math.max(heldC[j], heldV[j]);
-                };
-                if (best < 0 || key < bestKey - TIE) {
-                    best = j;
-                    bestKey = key;
-                    if (p == IntraQueuePolicy.FIFO && capacity) {
-                        break; // the first grantable job wins, and Capacity never reads the demand
-                    }
-                }
-            }
-            demand[q] = d;
-            return best;
-        }
-
-        /** Opens job j's next stage once its current one has started every task and has none running. */
-        private void advanceStage(int j) {
-            int[] barriers = job[j].barriers();
-            while (next[j] == stageEnd[j] && stageEnd[j] < dur[j].length && slotsOf[j] == 0) {
-                barrierAt[j]++;
-                stageEnd[j] = barrierAt[j] < barriers.length ? barriers[barrierAt[j]] : dur[j].length;
-            }
-        }
-
-        /** Arrived, has unstarted tasks and waits for its AM (AM containers modelled). */
-        private boolean needsAm(int j) {
-            return amMode && !amHeld[j] && arrived[j] && next[j] < dur[j].length;
-        }
-
-        private void addAm(int j, int type) {
-            amHeld[j] = true;
-            amType[j] = type;
-            typeFree[type]--;
-            heldC[j]++;
-            heldV[j]++;
-            amsQ[job[j].queue()]++;
-            amsGroup++;
-        }
-
-        /** Starts job j's next task; returns its duration. */
-        private double startTask(int j) {
-            double d = dur[j][next[j]++];
-            unstartedWork[j] -= d;
-            return d;
-        }
-
-        /**
-         * The allowed machine type with the most free containers holding {@code need} (ties: lowest); -1 if none
-         * fits, or with {@code force} (a container already held) the allowed type with the most free containers.
-         */
-        private int placeType(int j, int need, boolean force) {
-            int best = -1;
-            for (int m = 0; m < nM; m++) {
-                if (job[j].allows(m) && (force || typeFree[m] >= need) && (best < 0 || typeFree[m] > typeFree[best])) {
-                    best = m;
-                }
-            }
-            if (best < 0 && force) {
-                best = 0;
-            }
-            return best;
-        }
-
-        private void addSlot(int j, int type, double freeAt) {
-            typeFree[type] -= cpt[j];
-            heldC[j] += cpt[j];
-            heldV[j] += vpt[j];
-            slotsOf[j]++;
-            slotJob[slotCount] = j;
-            slotType[slotCount] = type;
-            slotFree[slotCount] = freeAt;
-            slotCount++;
-        }
-
-        private void ensureJobs(int n) {
-            if (job.length >= n) {
-                return;
-            }
-            int c = Math.max(n, job.length * 2);
-            job = new AdaptiveJob[c];
-            dur = new double[c][];
-            next = new int[c];
-            cpt = new int[c];
-            vpt = new int[c];
-            heldC = new int[c];
-            heldV = new int[c];
-            slotsOf = new int[c];
-            stageEnd = new int[c];
-            barrierAt = new int[c];
-            arrived = new boolean[c];
-            done = new boolean[c];
-            starved = new boolean[c];
-            submit = new double[c];
-            deadline = new double[c];
-            firstGrant = new double[c];
-            completion = new double[c];
-            unstartedWork = new double[c];
-            order = new int[c];
-            byQueue = new int[c];
-            amHeld = new boolean[c];
-            amType = new int[c];
-        }
-
-        private void ensureQueues(int n) {
-            if (used.length >= n) {
-                return;
-            }
-            used = new int[n];
-            maxC = new int[n];
-            weight = new double[n];
-            minShare = new double[n];
-            policy = new IntraQueuePolicy[n];
-            amsQ = new int[n];
-            amLimitQ = new int[n];
-            candidate = new int[n];
-            demand = new int[n];
-            stale = new boolean[n];
-            queueStart = new int[n + 1];
-        }
-
-        private void ensureSlots(int n) {
-            if (slotJob.length >= n) {
-                return;
-            }
-            int c = Math.max(n, slotJob.length * 2);
-            slotJob = Arrays.copyOf(slotJob, c);
-            slotType = Arrays.copyOf(slotType, c);
-            slotFree = Arrays.copyOf(slotFree, c);
-        }
+    private void addSlot(int j, int type, double freeAt) {
+      typeFree[type] -= cpt[j];
+      heldC[j] += cpt[j];
+      heldV[j] += vpt[j];
+      slotsOf[j]++;
+      slotJob[slotCount] = j;
+      slotType[slotCount] = type;
+      slotFree[slotCount] = freeAt;
+      slotCount++;
     }
+
+    private void ensureJobs(int n) {
+      if (job.length >= n) {
+        return;
+      }
+      int c = Math.max(n, job.length * 2);
+      job = new AdaptiveJob[c];
+      dur = new double[c][];
+      next = new int[c];
+      cpt = new int[c];
+      vpt = new int[c];
+      heldC = new int[c];
+      heldV = new int[c];
+      slotsOf = new int[c];
+      stageEnd = new int[c];
+      barrierAt = new int[c];
+      arrived = new boolean[c];
+      done = new boolean[c];
+      starved = new boolean[c];
+      submit = new double[c];
+      deadline = new double[c];
+      firstGrant = new double[c];
+      completion = new double[c];
+      unstartedWork = new double[c];
+      order = new int[c];
+      byQueue = new int[c];
+      amHeld = new boolean[c];
+      amType = new int[c];
+    }
+
+    private void ensureQueues(int n) {
+      if (used.length >= n) {
+        return;
+      }
+      used = new int[n];
+      maxC = new int[n];
+      weight = new double[n];
+      minShare = new double[n];
+      policy = new IntraQueuePolicy[n];
+      amsQ = new int[n];
+      amLimitQ = new int[n];
+      candidate = new int[n];
+      demand = new int[n];
+      stale = new boolean[n];
+      queueStart = new int[n + 1];
+    }
+
+    private void ensureSlots(int n) {
+      if (slotJob.length >= n) {
+        return;
+      }
+      int c = Math.max(n, slotJob.length * 2);
+      slotJob = Arrays.copyOf(slotJob, c);
+      slotType = Arrays.copyOf(slotType, c);
+      slotFree = Arrays.copyOf(slotFree, c);
+    }
+  }
 }

@@ -26,7 +26,8 @@ public final class FewestRunningFirst implements OfferPolicy {
   @Override
   public List<JobView> rank(int node, List<? extends JobView> candidates, ClusterView view) {
     List<JobView> ranked = new ArrayList<>(candidates);
-    ranked.sort(Comparator.comparingInt(JobView::runningTasks)); // stable: ties keep submission order
+    ranked.sort(
+        Comparator.comparingInt(JobView::runningTasks)); // stable: ties keep submission order
     return ranked;
   }
 }

@@ -42,9 +42,10 @@ public final class StaticCapacityPolicy implements SchedulingPolicy {
           blocked[i] = true;
           continue;
         }
-        double ratio = q.absoluteCapacity() == 0
-            ? Double.MAX_VALUE
-            : q.used().dominantShare(total) / q.absoluteCapacity();
+        double ratio =
+            q.absoluteCapacity() == 0
+                ? Double.MAX_VALUE
+                : q.used().dominantShare(total) / q.absoluteCapacity();
         if (ratio < bestRatio) {
           bestRatio = ratio;
           best = i;

@@ -44,6 +44,7 @@ public final class Catalog {
     for (String name : hybrid.names()) {
       runners.add(hybrid.runner(name));
     }
-    return new Schedulers(runners, name -> name.contains("+") ? Optional.of(hybrid.runner(name)) : Optional.empty());
+    return new Schedulers(
+        runners, name -> name.contains("+") ? Optional.of(hybrid.runner(name)) : Optional.empty());
   }
 }

@@ -18,7 +18,8 @@ public final class HybridCatalog {
 
   /**
    * @param mechanisms the mechanisms; names are unique
-   * @param combinations the {@code base+mechanism} names listed by {@link #names()}; each is checked now
+   * @param combinations the {@code base+mechanism} names listed by {@link #names()}; each is
+   *     checked now
    */
   public HybridCatalog(List<MechanismFactory> mechanisms, List<String> combinations) {
     Map<String, MechanismFactory> m = new LinkedHashMap<>();
@@ -38,7 +39,9 @@ public final class HybridCatalog {
     this.combinations = List.copyOf(c);
   }
 
-  /** This catalogue plus mechanism {@code f} and the given combinations (a test's extra mechanism). */
+  /**
+   * This catalogue plus mechanism {@code f} and the given combinations (a test's extra mechanism).
+   */
   public HybridCatalog with(MechanismFactory f, String... moreCombinations) {
     List<MechanismFactory> m = new ArrayList<>(mechanisms.values());
     m.add(f);

@@ -17,10 +17,10 @@ public interface HybridCommitter {
 
   /**
    * Stops the task running on {@code worker} (its end event is cancelled) and returns it. The slot
-   * stays taken: the caller either runs something on it ({@link #runSuspended}) or frees it
-   * ({@link #releaseSlot}). A suspended long task still counts as long work placed on the worker
-   * (for the central placer) and as long work queued there (for SSS, stealing and the counters),
-   * because it will resume there.
+   * stays taken: the caller either runs something on it ({@link #runSuspended}) or frees it ({@link
+   * #releaseSlot}). A suspended long task still counts as long work placed on the worker (for the
+   * central placer) and as long work queued there (for SSS, stealing and the counters), because it
+   * will resume there.
    */
   SuspendedTask suspendRunning(int worker);
 
@@ -43,23 +43,23 @@ public interface HybridCommitter {
   void setShortOnly(int worker, boolean on);
 
   /**
-   * A wait monitor of the given window width, fed with every short task's wait like
-   * {@link #waitMonitor()} (which it is, when the widths agree). Call before the run starts.
+   * A wait monitor of the given window width, fed with every short task's wait like {@link
+   * #waitMonitor()} (which it is, when the widths agree). Call before the run starts.
    */
   WaitMonitor waitMonitor(double width);
 
   /**
-   * A random generator for a mechanism's own decisions, derived from the run's seed and {@code salt}.
-   * Mechanisms draw from their own streams so that the model's draws (probe targets, stealing
-   * victims) stay those of the baseline for as long as the runs do not diverge.
+   * A random generator for a mechanism's own decisions, derived from the run's seed and {@code
+   * salt}. Mechanisms draw from their own streams so that the model's draws (probe targets,
+   * stealing victims) stay those of the baseline for as long as the runs do not diverge.
    */
   java.util.SplittableRandom mechanismRandom(long salt);
 
   /**
    * Lets workers ask for clones (Eirene's SATC): a request for a short job whose tasks have all
    * been handed out may get a running task without a clone ({@link HybridMechanism#chooseClone}),
-   * and probes of such jobs stay queued (ranked after every probe with a task to hand out) until
-   * no task is left to clone. Call before the run starts.
+   * and probes of such jobs stay queued (ranked after every probe with a task to hand out) until no
+   * task is left to clone. Call before the run starts.
    */
   void enableCloning();
 }

@@ -52,25 +52,34 @@ public record HybridConfig(
     boolean truncateDurations,
     double waitWindow) {
 
-  /** The settings keys, each with its meaning; defaults depend on the system (see {@link #defaults}). */
+  /**
+   * The settings keys, each with its meaning; defaults depend on the system (see {@link
+   * #defaults}).
+   */
   public enum Key {
     PROBE_RATIO("probe-ratio", "probes per task for batch sampling (integer >= 1)"),
-    MIN_PROBES("min-probes", "minimum probes per job (integer >= 0): 2 for sparrow/hawk, 20 for eagle"),
-    CENTRALIZED_LONG("centralized-long", "place long tasks with the central LWL placer (true/false)"),
+    MIN_PROBES(
+        "min-probes", "minimum probes per job (integer >= 0): 2 for sparrow/hawk, 20 for eagle"),
+    CENTRALIZED_LONG(
+        "centralized-long", "place long tasks with the central LWL placer (true/false)"),
     STEALING("stealing", "Hawk's randomized stealing by idle workers (true/false)"),
     STEALING_ATTEMPTS("stealing-attempts", "victims tried per stealing round (integer >= 1)"),
     STEALING_LIMIT("stealing-limit", "most probes stolen from one victim (integer >= 1)"),
     SSS("sss", "Eagle's succinct state sharing (true/false)"),
-    SSS_ROUNDS("sss-rounds", "SSS probing rounds before the short-partition fallback (integer >= 1)"),
+    SSS_ROUNDS(
+        "sss-rounds", "SSS probing rounds before the short-partition fallback (integer >= 1)"),
     SRPT("srpt", "Eagle's SRPT probe-queue reordering (true/false)"),
     SBP("sbp", "Eagle's sticky batch probing (true/false)"),
     SRPT_CAP("srpt-cap", "starvation cap in task estimates (number >= 0, or 'inf')"),
     NETWORK_DELAY_MS("network-delay-ms", "one-way network delay in milliseconds (number >= 0)"),
-    SHORT_PARTITION_PERCENT("short-partition-percent",
+    SHORT_PARTITION_PERCENT(
+        "short-partition-percent",
         "percent of workers reserved for short tasks (0 <= p < 100; default: the workload's share of"
             + " short task-seconds rounded up; 0 for sparrow)"),
-    TRUNCATE_DURATIONS("truncate-durations", "truncate durations and estimates to whole seconds (true/false)"),
-    WAIT_WINDOW_SECONDS("wait-window-seconds", "window of the mean short-task wait series (number > 0)");
+    TRUNCATE_DURATIONS(
+        "truncate-durations", "truncate durations and estimates to whole seconds (true/false)"),
+    WAIT_WINDOW_SECONDS(
+        "wait-window-seconds", "window of the mean short-task wait series (number > 0)");
 
     private final String key;
     private final String doc;
@@ -96,27 +105,68 @@ public record HybridConfig(
     require(stealingLimit >= 1, Key.STEALING_LIMIT, stealingLimit);
     require(sssRounds >= 1, Key.SSS_ROUNDS, sssRounds);
     require(srptCap >= 0, Key.SRPT_CAP, srptCap);
-    require(networkDelay >= 0 && Double.isFinite(networkDelay), Key.NETWORK_DELAY_MS, networkDelay * 1000);
-    require(Double.isNaN(shortPartitionPercent) || (shortPartitionPercent >= 0 && shortPartitionPercent < 100),
-        Key.SHORT_PARTITION_PERCENT, shortPartitionPercent);
+    require(
+        networkDelay >= 0 && Double.isFinite(networkDelay),
+        Key.NETWORK_DELAY_MS,
+        networkDelay * 1000);
+    require(
+        Double.isNaN(shortPartitionPercent)
+            || (shortPartitionPercent >= 0 && shortPartitionPercent < 100),
+        Key.SHORT_PARTITION_PERCENT,
+        shortPartitionPercent);
     require(waitWindow > 0 && Double.isFinite(waitWindow), Key.WAIT_WINDOW_SECONDS, waitWindow);
   }
 
   private static void require(boolean ok, Key key, Object value) {
     if (!ok) {
-      throw new IllegalArgumentException("invalid setting " + key.key + "=" + value + ": " + key.doc);
+      throw new IllegalArgumentException(
+          "invalid setting " + key.key + "=" + value + ": " + key.doc);
     }
   }
 
   /** The reference simulator's configuration of {@code system}. */
   public static HybridConfig defaults(HybridSystem system) {
     return switch (system) {
-      case SPARROW -> new HybridConfig(system, 2, 2, false, false, 10, 10_000, false, 2, false, false, 5,
-          0.0005, 0, true, 60);
-      case HAWK -> new HybridConfig(system, 2, 2, true, true, 10, 10_000, false, 2, false, false, 5,
-          0.0005, Double.NaN, true, 60);
-      case EAGLE -> new HybridConfig(system, 2, 20, true, false, 10, 10_000, true, 2, true, true, 5,
-          0.0005, Double.NaN, true, 60);
+      case SPARROW ->
+          new HybridConfig(
+              system, 2, 2, false, false, 10, 10_000, false, 2, false, false, 5, 0.0005, 0, true,
+              60);
+      case HAWK ->
+          new HybridConfig(
+              system,
+              2,
+              2,
+              true,
+              true,
+              10,
+              10_000,
+              false,
+              2,
+              false,
+              false,
+              5,
+              0.0005,
+              Double.NaN,
+              true,
+              60);
+      case EAGLE ->
+          new HybridConfig(
+              system,
+              2,
+              20,
+              true,
+              false,
+              10,
+              10_000,
+              true,
+              2,
+              true,
+              true,
+              5,
+              0.0005,
+              Double.NaN,
+              true,
+              60);
     };
   }
 
@@ -131,10 +181,11 @@ public record HybridConfig(
 
   /**
    * The defaults of {@code system} overridden by {@code settings}. Keys in {@code otherKeys} belong
-   * to mechanisms added on top (e.g. Dice) and are skipped here; any other unknown key fails with the
-   * list of known ones.
+   * to mechanisms added on top (e.g. Dice) and are skipped here; any other unknown key fails with
+   * the list of known ones.
    */
-  public static HybridConfig parse(HybridSystem system, Map<String, String> settings, Collection<String> otherKeys) {
+  public static HybridConfig parse(
+      HybridSystem system, Map<String, String> settings, Collection<String> otherKeys) {
     HybridConfig d = defaults(system);
     Map<String, String> s = new LinkedHashMap<>(settings);
     List<String> unknown = new ArrayList<>();
@@ -146,10 +197,17 @@ public record HybridConfig(
     if (!unknown.isEmpty()) {
       Set<String> known = new TreeSet<>(keys());
       known.addAll(otherKeys);
-      throw new IllegalArgumentException("unknown setting" + (unknown.size() > 1 ? "s " : " ") + unknown
-          + " for scheduler " + system.cliName() + "; known settings: " + String.join(", ", known));
+      throw new IllegalArgumentException(
+          "unknown setting"
+              + (unknown.size() > 1 ? "s " : " ")
+              + unknown
+              + " for scheduler "
+              + system.cliName()
+              + "; known settings: "
+              + String.join(", ", known));
     }
-    return new HybridConfig(system,
+    return new HybridConfig(
+        system,
         integer(s, Key.PROBE_RATIO, d.probeRatio),
         integer(s, Key.MIN_PROBES, d.minProbes),
         bool(s, Key.CENTRALIZED_LONG, d.centralizedLong),
@@ -169,8 +227,23 @@ public record HybridConfig(
 
   /** This config with the short partition fixed to {@code percent}. */
   public HybridConfig withShortPartitionPercent(double percent) {
-    return new HybridConfig(system, probeRatio, minProbes, centralizedLong, stealing, stealingAttempts,
-        stealingLimit, sss, sssRounds, srpt, sbp, srptCap, networkDelay, percent, truncateDurations, waitWindow);
+    return new HybridConfig(
+        system,
+        probeRatio,
+        minProbes,
+        centralizedLong,
+        stealing,
+        stealingAttempts,
+        stealingLimit,
+        sss,
+        sssRounds,
+        srpt,
+        sbp,
+        srptCap,
+        networkDelay,
+        percent,
+        truncateDurations,
+        waitWindow);
   }
 
   private static String raw(Map<String, String> s, Key k) {
@@ -217,7 +290,8 @@ public record HybridConfig(
     return switch (v.toLowerCase(Locale.ROOT)) {
       case "true", "yes", "on" -> true;
       case "false", "no", "off" -> false;
-      default -> throw new IllegalArgumentException("invalid setting " + k.key + "=" + v + ": " + k.doc);
+      default ->
+          throw new IllegalArgumentException("invalid setting " + k.key + "=" + v + ": " + k.doc);
     };
   }
 }

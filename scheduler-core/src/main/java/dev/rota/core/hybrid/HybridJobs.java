@@ -7,9 +7,9 @@ import java.util.List;
 
 /**
  * The engine state of a hybrid run that concerns jobs and tasks: per-job times and progress, the
- * task table (global task index {@code t = taskOffset[job] + i}, each job's handed-out tasks first in
- * {@code order}), task states and the clone candidates. Package-private arrays, read and written by
- * {@link HybridSimulation} in its event handlers; mechanisms see them through {@link
+ * task table (global task index {@code t = taskOffset[job] + i}, each job's handed-out tasks first
+ * in {@code order}), task states and the clone candidates. Package-private arrays, read and written
+ * by {@link HybridSimulation} in its event handlers; mechanisms see them through {@link
  * HybridWorkerView}.
  */
 final class HybridJobs {
@@ -25,17 +25,22 @@ final class HybridJobs {
   final int[] tasksDone;
   final double[] firstStart;
   final double[] finish;
+
   /**
    * Eagle's distributed view of a job's remaining work (estimate x unscheduled), -1 once exhausted,
-   * {@link #HybridSimulation.CLONE_PHASE} while every task has started but some running task may still be cloned.
+   * {@link #HybridSimulation.CLONE_PHASE} while every task has started but some running task may
+   * still be cloned.
    */
   final double[] remainingWork;
+
   int jobsFinished;
 
   // ---- tasks (global index t = taskOffset[job] + i, i in trace order) ----
   final int[] taskJob;
+
   /** Per job, its tasks with the handed-out ones first: order[taskOffset[j] .. + handedOut[j]). */
   final int[] order;
+
   final int[] posOf;
   final byte[] taskState;
   // clone candidates (running primaries without a clone), per job a set in order's segment
@@ -43,7 +48,6 @@ final class HybridJobs {
   int[] candList;
   int[] candPos;
   int[] candCount;
-
 
   HybridJobs(Workload workload, double cutoff, HybridConfig cfg) {
     List<JobSpec> jobs = workload.jobs();
@@ -57,8 +61,12 @@ final class HybridJobs {
     for (int j = 0; j < nJobs; j++) {
       JobSpec js = jobs.get(j);
       if (js.stages().size() != 1) {
-        throw new IllegalArgumentException("job " + js.id() + " has " + js.stages().size()
-            + " stages; the hybrid simulators model single-stage jobs (Eagle traces)");
+        throw new IllegalArgumentException(
+            "job "
+                + js.id()
+                + " has "
+                + js.stages().size()
+                + " stages; the hybrid simulators model single-stage jobs (Eagle traces)");
       }
       total += js.taskCount();
     }
@@ -71,7 +79,10 @@ final class HybridJobs {
       JobSpec js = jobs.get(j);
       StageSpec st = js.stages().get(0);
       submit[j] = js.submitTime();
-      double est = Double.isNaN(js.estimatedTaskDuration()) ? js.meanTaskDuration() : js.estimatedTaskDuration();
+      double est =
+          Double.isNaN(js.estimatedTaskDuration())
+              ? js.meanTaskDuration()
+              : js.estimatedTaskDuration();
       estimate[j] = cfg.truncateDurations() ? Math.floor(est) : est;
       longJob[j] = !Double.isNaN(cutoff) && Math.floor(est) > cutoff;
       taskCount[j] = st.taskCount();

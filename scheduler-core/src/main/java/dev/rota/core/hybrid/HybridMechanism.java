@@ -3,20 +3,22 @@ package dev.rota.core.hybrid;
 /**
  * A mechanism layered on a baseline, named after a {@code +} on the CLI ({@code eagle+dice}). The
  * baselines have none; Dice (Elastic Sizing, Opportunistic Preemption) and Eirene (CCDM, SATC) plug
- * in here. A mechanism acts only through {@link HybridSimulation}'s public hooks and these callbacks:
+ * in here. A mechanism acts only through {@link HybridSimulation}'s public hooks and these
+ * callbacks:
  *
  * <ul>
  *   <li>its own timed events ({@link HybridSimulation#scheduleMechanismEvent}), e.g. a 60 s
  *       controller window or a data migration's end;
  *   <li>the per-window mean short-task wait ({@link HybridSimulation#waitMonitor(double)});
- *   <li>the long-placement blacklist of general-partition workers
- *       ({@link HybridSimulation#longBlacklist()}), which the centralized placer skips;
+ *   <li>the long-placement blacklist of general-partition workers ({@link
+ *       HybridSimulation#longBlacklist()}), which the centralized placer skips;
  *   <li>suspending and resuming a worker's running task ({@link HybridSimulation#suspendRunning},
- *       {@link HybridSimulation#runSuspended}, {@link HybridSimulation#releaseSlot},
- *       {@link HybridSimulation#setShortOnly});
- *   <li>{@link #onSlotFree}, which lets it occupy a freed slot before the worker takes its next probe;
- *   <li>the task-level callbacks {@link #onShortProbeArrival}, {@link #chooseTask},
- *       {@link #chooseClone}, {@link #taskDuration} and {@link #onTaskEnd} (Eirene).
+ *       {@link HybridSimulation#runSuspended}, {@link HybridSimulation#releaseSlot}, {@link
+ *       HybridSimulation#setShortOnly});
+ *   <li>{@link #onSlotFree}, which lets it occupy a freed slot before the worker takes its next
+ *       probe;
+ *   <li>the task-level callbacks {@link #onShortProbeArrival}, {@link #chooseTask}, {@link
+ *       #chooseClone}, {@link #taskDuration} and {@link #onTaskEnd} (Eirene).
  * </ul>
  *
  * Every callback is invoked for each mechanism of the run, in the order of the scheduler's name.
@@ -34,7 +36,10 @@ public interface HybridMechanism {
   /** Called once before the first event. */
   default void attach(HybridContext sim) {}
 
-  /** One of this mechanism's own events, scheduled with {@link HybridSimulation#scheduleMechanismEvent}. */
+  /**
+   * One of this mechanism's own events, scheduled with {@link
+   * HybridSimulation#scheduleMechanismEvent}.
+   */
   default void onEvent(HybridContext sim, int arg) {}
 
   /**
@@ -70,7 +75,8 @@ public interface HybridMechanism {
    * A copy of task {@code task} of {@code job} starts on {@code worker}; returns its runtime, given
    * the runtime {@code duration} the previous mechanisms (first: the trace) gave it.
    */
-  default double taskDuration(HybridContext sim, int worker, int job, int task, boolean clone, double duration) {
+  default double taskDuration(
+      HybridContext sim, int worker, int job, int task, boolean clone, double duration) {
     return duration;
   }
 
@@ -78,7 +84,8 @@ public interface HybridMechanism {
    * A copy of {@code task} ended on {@code worker}; {@code first} tells whether it completed the
    * task (the other copy, if any, is still running or ended before).
    */
-  default void onTaskEnd(HybridContext sim, int worker, int job, int task, boolean clone, boolean first) {}
+  default void onTaskEnd(
+      HybridContext sim, int worker, int job, int task, boolean clone, boolean first) {}
 
   /** Reports the mechanism's counters and per-window series (called once at the end). */
   default void report(MechanismStats.Builder stats) {}

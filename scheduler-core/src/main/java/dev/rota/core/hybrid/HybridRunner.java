@@ -36,28 +36,39 @@ public final class HybridRunner implements SimulationRunner {
   }
 
   @Override
-  public SimResult run(Workload workload, Scenario scenario, SimEngine.ProgressListener progress, long every) {
+  public SimResult run(
+      Workload workload, Scenario scenario, SimEngine.ProgressListener progress, long every) {
     return runDetailed(workload, scenario, progress, every).result();
   }
 
   /** Runs and returns the per-job result together with the hybrid counters. */
-  public HybridRun runDetailed(Workload workload, Scenario scenario, SimEngine.ProgressListener progress, long every) {
+  public HybridRun runDetailed(
+      Workload workload, Scenario scenario, SimEngine.ProgressListener progress, long every) {
     return prepare(workload, scenario, progress, every).run();
   }
 
   /** Builds the simulation without running it (tests use this to inspect the model). */
-  public HybridSimulation prepare(Workload workload, Scenario scenario, SimEngine.ProgressListener progress,
-      long every) {
+  public HybridSimulation prepare(
+      Workload workload, Scenario scenario, SimEngine.ProgressListener progress, long every) {
     double cutoff = scenario.cutoffSeconds();
     if (spec.base() != HybridSystem.SPARROW || !Double.isNaN(cutoff)) {
       if (!Double.isFinite(cutoff) || cutoff < 0) {
-        throw new IllegalArgumentException("scheduler " + name() + " needs a short/long cutoff >= 0 (--cutoff SECONDS),"
-            + " got " + cutoff);
+        throw new IllegalArgumentException(
+            "scheduler "
+                + name()
+                + " needs a short/long cutoff >= 0 (--cutoff SECONDS),"
+                + " got "
+                + cutoff);
       }
     }
     if (scenario.nodeCapacity().vcores() != 1) {
-      throw new IllegalArgumentException("scheduler " + name() + " models one slot per worker, as the reference"
-          + " simulator; got " + scenario.nodeCapacity().vcores() + " vcores per node");
+      throw new IllegalArgumentException(
+          "scheduler "
+              + name()
+              + " models one slot per worker, as the reference"
+              + " simulator; got "
+              + scenario.nodeCapacity().vcores()
+              + " vcores per node");
     }
     Set<String> mechKeys = new HashSet<>();
     for (MechanismFactory f : factories) {
@@ -77,24 +88,33 @@ public final class HybridRunner implements SimulationRunner {
       }
       int jobs = workload.jobs().size();
       if (jobs > 0 && (longJobs == 0 || longJobs == jobs)) {
-        throw new IllegalArgumentException("invalid setting cutoff=" + cutoff + " (--cutoff): it classifies all "
-            + jobs + " jobs as " + (longJobs == 0 ? "short" : "long") + "; " + name()
-            + " needs both short and long jobs");
+        throw new IllegalArgumentException(
+            "invalid setting cutoff="
+                + cutoff
+                + " (--cutoff): it classifies all "
+                + jobs
+                + " jobs as "
+                + (longJobs == 0 ? "short" : "long")
+                + "; "
+                + name()
+                + " needs both short and long jobs");
       }
     }
     List<HybridMechanism> mechs = new ArrayList<>();
     for (MechanismFactory f : factories) {
       mechs.add(f.create(spec.base(), scenario.settings()));
     }
-    HybridSimulation sim = new HybridSimulation(workload, scenario.workers(), cutoff, cfg, scenario.seed(), name(), mechs);
+    HybridSimulation sim =
+        new HybridSimulation(
+            workload, scenario.workers(), cutoff, cfg, scenario.seed(), name(), mechs);
     sim.progress(progress, every);
     return sim;
   }
 
   /**
-   * The percentage of the workload's task-seconds that belong to short jobs (jobs with
-   * {@code int(estimate) <= cutoff}), the quantity the dissertation sizes the short partition by.
-   * With {@code truncate}, durations count as {@code int(d)} as in the reference.
+   * The percentage of the workload's task-seconds that belong to short jobs (jobs with {@code
+   * int(estimate) <= cutoff}), the quantity the dissertation sizes the short partition by. With
+   * {@code truncate}, durations count as {@code int(d)} as in the reference.
    */
   public static double shortTaskSecondsPercent(Workload w, double cutoff, boolean truncate) {
     double shortSec = 0;

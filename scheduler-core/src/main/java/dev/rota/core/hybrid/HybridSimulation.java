@@ -1,7 +1,5 @@
 package dev.rota.core.hybrid;
 
-import dev.rota.core.model.JobSpec;
-import dev.rota.core.model.StageSpec;
 import dev.rota.core.model.Workload;
 import dev.rota.core.sim.SimEngine;
 import dev.rota.core.sim.SimResult;
@@ -17,10 +15,11 @@ import java.util.random.RandomGenerator;
  * general partition, and the Hawk/Eagle refinements switched by {@link HybridConfig}.
  *
  * <p><b>Timing</b> (network delay {@code d}, 0.5 ms by default): a probe sent at a job's submission
- * reaches its worker {@code d} later (Eagle's second SSS round: {@code 2d}). When a free worker takes
- * a probe it asks the job's scheduler for a task, which costs a round trip: the slot is held from
- * that moment, the task starts {@code 2d} later and ends {@code duration} after that; a request for
- * a job with no task left is answered after the round trip and the slot becomes free again.
+ * reaches its worker {@code d} later (Eagle's second SSS round: {@code 2d}). When a free worker
+ * takes a probe it asks the job's scheduler for a task, which costs a round trip: the slot is held
+ * from that moment, the task starts {@code 2d} later and ends {@code duration} after that; a
+ * request for a job with no task left is answered after the round trip and the slot becomes free
+ * again.
  *
  * <p><b>Workers</b> {@code 0 .. firstGeneral-1} form the short partition; long tasks go only to
  * workers {@code firstGeneral ..}, where {@code firstGeneral = int((100 - big) * N / 100)} with
@@ -37,8 +36,12 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
   static final int EV_REMAINING = 4;
   static final int EV_MECHANISM = 5;
 
-  /** {@link #jobs.remainingWork} of a short job whose tasks have all started while clones may still run. */
+  /**
+   * {@link #jobs.remainingWork} of a short job whose tasks have all started while clones may still
+   * run.
+   */
   static final double CLONE_PHASE = -2;
+
   static final byte STARTED = 1;
   static final byte DONE = 2;
   static final byte CLONED = 4;
@@ -57,15 +60,21 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
   // ---- workers ----
   private final int n;
   private final int firstGeneral;
+
   /** Per-worker slot state. */
   private final WorkerSlots slots;
+
   private final LongWorkState longWork;
   private final LwlPlacer placer;
   private final WaitMonitor waits;
   private WaitMonitor[] extraWaits = new WaitMonitor[0];
   private final UtilizationRecorder util;
-  /** Time of the last event that was not a mechanism's own (the run's end, without trailing timers). */
+
+  /**
+   * Time of the last event that was not a mechanism's own (the run's end, without trailing timers).
+   */
   private double lastModelTime;
+
   private int busyCount;
   private boolean utilDirty;
 
@@ -103,17 +112,24 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
   /**
    * @param workload jobs in submission jobs.order; each job's first stage is its task list
    * @param workers number of workers (one slot each)
-   * @param cutoff short/long cutoff: a job is long when {@code int(jobs.estimate) > cutoff}; NaN makes
-   *     every job short (only meaningful for Sparrow)
+   * @param cutoff short/long cutoff: a job is long when {@code int(jobs.estimate) > cutoff}; NaN
+   *     makes every job short (only meaningful for Sparrow)
    * @param cfg the parameters, with the short partition already resolved (not NaN)
    * @param seed the random seed
    * @param name the scheduler's name for the result
    * @param mechanisms mechanisms layered on top (none for the baselines)
    */
-  public HybridSimulation(Workload workload, int workers, double cutoff, HybridConfig cfg, long seed, String name,
+  public HybridSimulation(
+      Workload workload,
+      int workers,
+      double cutoff,
+      HybridConfig cfg,
+      long seed,
+      String name,
       List<HybridMechanism> mechanisms) {
     if (Double.isNaN(cfg.shortPartitionPercent())) {
-      throw new IllegalArgumentException("the short partition must be resolved before the simulation starts");
+      throw new IllegalArgumentException(
+          "the short partition must be resolved before the simulation starts");
     }
     this.engine = new SimEngine(seed);
     this.rnd = engine.random();
@@ -129,14 +145,20 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
     double big = 100 - cfg.shortPartitionPercent();
     firstGeneral = (int) ((100 - big) * workers * 1 / 100);
     if (firstGeneral >= workers) {
-      throw new IllegalArgumentException("short partition of " + cfg.shortPartitionPercent() + "% of " + workers
-          + " workers leaves no worker for long tasks");
+      throw new IllegalArgumentException(
+          "short partition of "
+              + cfg.shortPartitionPercent()
+              + "% of "
+              + workers
+              + " workers leaves no worker for long tasks");
     }
     slots = new WorkerSlots(n);
     candidates = new int[n];
 
     longWork = new LongWorkState(n);
-    placer = new LwlPlacer(firstGeneral, n, longWork, slots.longStart, slots.longEstimate, 2 * cfg.networkDelay());
+    placer =
+        new LwlPlacer(
+            firstGeneral, n, longWork, slots.longStart, slots.longEstimate, 2 * cfg.networkDelay());
     double origin = jobs.nJobs == 0 ? 0 : jobs.submit[0];
     waits = new WaitMonitor(origin, cfg.waitWindow());
     double span = jobs.nJobs == 0 ? 1 : Math.max(1, jobs.submit[jobs.nJobs - 1] - origin);
@@ -243,7 +265,8 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
   public long scheduleMechanismEvent(HybridMechanism mechanism, double t, int arg) {
     int idx = mechanisms.indexOf(mechanism);
     if (idx < 0) {
-      throw new IllegalArgumentException("mechanism " + mechanism.name() + " is not part of this run");
+      throw new IllegalArgumentException(
+          "mechanism " + mechanism.name() + " is not part of this run");
     }
     return engine.at(t, EV_MECHANISM, idx, arg);
   }
@@ -256,7 +279,8 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
     }
     engine.cancel(slots.runningHandle[worker]);
     double remaining = Math.max(0, slots.runningEnd[worker] - engine.now());
-    SuspendedTask s = new SuspendedTask(job, slots.runningTask[worker], slots.runningClone[worker], remaining);
+    SuspendedTask s =
+        new SuspendedTask(job, slots.runningTask[worker], slots.runningClone[worker], remaining);
     slots.runningJob[worker] = -1;
     slots.runningTask[worker] = -1;
     slots.runningClone[worker] = false;
@@ -271,7 +295,8 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
   @Override
   public void runSuspended(int worker, SuspendedTask task, double delay) {
     if (!slots.busy[worker] || slots.runningJob[worker] >= 0) {
-      throw new IllegalStateException("worker " + worker + ": the slot must be held and idle to resume a task");
+      throw new IllegalStateException(
+          "worker " + worker + ": the slot must be held and idle to resume a task");
     }
     double end = engine.now() + delay + task.remaining();
     if (jobs.longJob[task.job()]) {
@@ -297,7 +322,8 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
   @Override
   public void releaseSlot(int worker) {
     if (!slots.busy[worker] || slots.runningJob[worker] >= 0) {
-      throw new IllegalStateException("worker " + worker + ": only a held, idle slot can be released");
+      throw new IllegalStateException(
+          "worker " + worker + ": only a held, idle slot can be released");
     }
     freeSlot(worker);
   }
@@ -434,8 +460,13 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
   @Override
   public int notStartedTask(int job, int i) {
     if (i < 0 || i >= jobs.taskCount[job] - jobs.handedOut[job]) {
-      throw new IndexOutOfBoundsException("job " + job + " has " + (jobs.taskCount[job] - jobs.handedOut[job])
-          + " tasks not started; asked for #" + i);
+      throw new IndexOutOfBoundsException(
+          "job "
+              + job
+              + " has "
+              + (jobs.taskCount[job] - jobs.handedOut[job])
+              + " tasks not started; asked for #"
+              + i);
     }
     return jobs.order[jobs.taskOffset[job] + jobs.handedOut[job] + i];
   }
@@ -469,7 +500,8 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
   @Override
   public int cloneCandidate(int job, int i) {
     if (i < 0 || i >= cloneCandidateCount(job)) {
-      throw new IndexOutOfBoundsException("job " + job + " has " + cloneCandidateCount(job) + " clone candidates");
+      throw new IndexOutOfBoundsException(
+          "job " + job + " has " + cloneCandidateCount(job) + " clone candidates");
     }
     return jobs.candList[jobs.taskOffset[job] + i];
   }
@@ -498,23 +530,63 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
     util.finish(end);
     for (int j = 0; j < jobs.nJobs; j++) {
       if (jobs.tasksDone[j] != jobs.taskCount[j]) {
-        throw new IllegalStateException("job " + workload.jobs().get(j).id() + " finished " + jobs.tasksDone[j] + " of "
-            + jobs.taskCount[j] + " tasks under " + name);
+        throw new IllegalStateException(
+            "job "
+                + workload.jobs().get(j).id()
+                + " finished "
+                + jobs.tasksDone[j]
+                + " of "
+                + jobs.taskCount[j]
+                + " tasks under "
+                + name);
       }
     }
     double[] util1 = util.values();
-    SimResult r = new SimResult(name, workload.jobs(), jobs.submit.clone(), jobs.firstStart.clone(), jobs.finish.clone(),
-        engine.eventsProcessed(), tasksStarted, end, wall, util.mean(end), util.mean(end), util.times(), util1,
-        util1.clone());
+    SimResult r =
+        new SimResult(
+            name,
+            workload.jobs(),
+            jobs.submit.clone(),
+            jobs.firstStart.clone(),
+            jobs.finish.clone(),
+            engine.eventsProcessed(),
+            tasksStarted,
+            end,
+            wall,
+            util.mean(end),
+            util.mean(end),
+            util.times(),
+            util1,
+            util1.clone());
     MechanismStats.Builder mb = new MechanismStats.Builder();
     for (HybridMechanism m : mechanisms) {
       mb.name(m.name());
       m.report(mb);
     }
-    HybridStats s = new HybridStats(name, cfg.shortPartitionPercent(), firstGeneral, shortProbes, longProbes,
-        noopReplies, shortTasksInGeneral, shortTasksBehindLong, stealRounds, stealMessages, successfulSteals,
-        stolenProbes, sssRejected, sssFallbackJobs, sssFallbackProbes, stickyReuses, srptBypasses,
-        waits.width(), waits.origin(), waits.means(), waits.counts(), mb.build());
+    HybridStats s =
+        new HybridStats(
+            name,
+            cfg.shortPartitionPercent(),
+            firstGeneral,
+            shortProbes,
+            longProbes,
+            noopReplies,
+            shortTasksInGeneral,
+            shortTasksBehindLong,
+            stealRounds,
+            stealMessages,
+            successfulSteals,
+            stolenProbes,
+            sssRejected,
+            sssFallbackJobs,
+            sssFallbackProbes,
+            stickyReuses,
+            srptBypasses,
+            waits.width(),
+            waits.origin(),
+            waits.means(),
+            waits.counts(),
+            mb.build());
     return new HybridRun(r, s);
   }
 
@@ -552,7 +624,9 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
       int probes = Math.max(cfg.probeRatio() * jobs.taskCount[j], cfg.minProbes());
       ensureTargets(probes);
       for (int i = 0; i < probes; i++) {
-        targets[i] = rnd.nextInt(n); // the short "small partition" is the whole cluster (SMALL_PARTITION = 100)
+        targets[i] =
+            rnd.nextInt(
+                n); // the short "small partition" is the whole cluster (SMALL_PARTITION = 100)
       }
       if (cfg.sss()) {
         sendShortWithSss(j, probes, now);
@@ -585,11 +659,12 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
   }
 
   /**
-   * Eagle's succinct state sharing: a probe is placed only on a worker holding no long task (running
-   * or queued, as seen at the job's submission). Refused probes are re-drawn, with replacement,
-   * among the workers not flagged in the freshest long-work bitmap any probed worker carried, for
-   * {@code sssRounds} rounds; what is left goes to random short-partition workers. Round {@code r}'s
-   * probes arrive after {@code d * (r / 2 + 1)} (integer division, as in the reference).
+   * Eagle's succinct state sharing: a probe is placed only on a worker holding no long task
+   * (running or queued, as seen at the job's submission). Refused probes are re-drawn, with
+   * replacement, among the workers not flagged in the freshest long-work bitmap any probed worker
+   * carried, for {@code sssRounds} rounds; what is left goes to random short-partition workers.
+   * Round {@code r}'s probes arrive after {@code d * (r / 2 + 1)} (integer division, as in the
+   * reference).
    */
   private void sendShortWithSss(int j, int probes, double now) {
     int missing = probes;
@@ -636,7 +711,8 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
         targets[i] = candidates[rnd.nextInt(m)];
       }
     }
-    // fallback: the short-only partition (the whole cluster if there is none, where the reference fails)
+    // fallback: the short-only partition (the whole cluster if there is none, where the reference
+    // fails)
     int span = firstGeneral > 0 ? firstGeneral : n;
     double arrival = now + cfg.networkDelay() * ((cfg.sssRounds() + 1) / 2 + 1);
     for (int i = 0; i < missing; i++) {
@@ -670,7 +746,9 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
       batchCount = java.util.Arrays.copyOf(batchCount, batches * 2);
     }
     if (batchFill + count > batchWorkers.length) {
-      batchWorkers = java.util.Arrays.copyOf(batchWorkers, Math.max(batchFill + count, batchWorkers.length * 2));
+      batchWorkers =
+          java.util.Arrays.copyOf(
+              batchWorkers, Math.max(batchFill + count, batchWorkers.length * 2));
     }
     System.arraycopy(workers, 0, batchWorkers, batchFill, count);
     int b = batches++;
@@ -744,7 +822,8 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
     if (cfg.srpt()) {
       pos = selectSrpt(w, only);
       if (pos < 0) {
-        engine.at(now, EV_NOOP, w, 0); // every queued probe belonged to an exhausted job (or was long)
+        engine.at(
+            now, EV_NOOP, w, 0); // every queued probe belonged to an exhausted job (or was long)
         return;
       }
     } else if (only) {
@@ -785,12 +864,12 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
    * Eagle's choice of the next probe (SRPT with sticky batch probing): probes of jobs whose
    * remaining work is exhausted are dropped; a long task at the head runs; otherwise the probe of
    * the job with the least remaining estimated work wins (earliest on ties), provided its task
-   * jobs.estimate fits in the slack ({@code cap × jobs.estimate − accumulated bypass delay}) of every short
-   * probe in front of it. Returns -1 when the queue emptied.
+   * jobs.estimate fits in the slack ({@code cap × jobs.estimate − accumulated bypass delay}) of
+   * every short probe in front of it. Returns -1 when the queue emptied.
    *
    * <p>With {@code shortOnlyMode} (a suspension by Opportunistic Preemption) long probes are
-   * skipped. Probes in {@link #CLONE_PHASE} (jobs.cloning enabled, every task of the job started) are
-   * chosen only when no other probe is, and do not constrain the others' jumps.
+   * skipped. Probes in {@link #CLONE_PHASE} (jobs.cloning enabled, every task of the job started)
+   * are chosen only when no other probe is, and do not constrain the others' jumps.
    */
   private int selectSrpt(int w, boolean shortOnlyMode) {
     ProbeQueue q = slots.queue[w];
@@ -806,7 +885,9 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
       if (remaining == -1) {
         q.remove(i);
         if (jobs.longJob[j]) {
-          slots.queuedLong[w]--; // only possible without centralized placement (one probe per long task)
+          slots
+              .queuedLong[
+              w]--; // only possible without centralized placement (one probe per long task)
         }
         continue;
       }
@@ -857,10 +938,10 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
   /**
    * Asks the job's scheduler for a task; false (and a no-op reply after the round trip) if none is
    * left. Which task: the first mechanism that picks one ({@link HybridMechanism#chooseTask}, e.g.
-   * CCDM's migrated task), else the next in the job's order (trace jobs.order, as the reference). With
-   * jobs.cloning enabled, a short job with every task handed out may answer with a clone
-   * ({@link HybridMechanism#chooseClone}). Mechanisms may change the task's runtime
-   * ({@link HybridMechanism#taskDuration}).
+   * CCDM's migrated task), else the next in the job's order (trace jobs.order, as the reference).
+   * With jobs.cloning enabled, a short job with every task handed out may answer with a clone
+   * ({@link HybridMechanism#chooseClone}). Mechanisms may change the task's runtime ({@link
+   * HybridMechanism#taskDuration}).
    */
   private boolean getTask(int w, int j, boolean arrivedBehindLong) {
     double now = engine.now();
@@ -882,7 +963,8 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
         return false;
       }
       if (jobs.taskJob[t] != j || jobs.candPos[t] < 0) {
-        throw new IllegalStateException("a clone must be of a running, uncloned task of job " + j + "; got task " + t);
+        throw new IllegalStateException(
+            "a clone must be of a running, uncloned task of job " + j + "; got task " + t);
       }
       clone = true;
       jobs.taskState[t] |= CLONED;
@@ -897,7 +979,8 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
       if (t < 0) {
         t = jobs.order[jobs.taskOffset[j] + jobs.handedOut[j]];
       } else if (jobs.taskJob[t] != j || (jobs.taskState[t] & STARTED) != 0) {
-        throw new IllegalStateException("a mechanism chose task " + t + ", which is not a waiting task of job " + j);
+        throw new IllegalStateException(
+            "a mechanism chose task " + t + ", which is not a waiting task of job " + j);
       }
       take(j, t);
       if (jobs.firstStart[j] < 0) {
@@ -933,7 +1016,9 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
     return true;
   }
 
-  /** Hands task {@code t} of job {@code j} out: it moves to the end of the job's handed-out prefix. */
+  /**
+   * Hands task {@code t} of job {@code j} out: it moves to the end of the job's handed-out prefix.
+   */
   private void take(int j, int t) {
     int q = jobs.taskOffset[j] + jobs.handedOut[j];
     int p = jobs.posOf[t];
@@ -958,7 +1043,8 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
   private void updateRemaining(int j) {
     jobs.remainingWork[j] -= jobs.estimate[j];
     if (jobs.handedOut[j] == jobs.taskCount[j]) {
-      jobs.remainingWork[j] = jobs.cloning && !jobs.longJob[j] && jobs.candCount[j] > 0 ? CLONE_PHASE : -1;
+      jobs.remainingWork[j] =
+          jobs.cloning && !jobs.longJob[j] && jobs.candCount[j] > 0 ? CLONE_PHASE : -1;
     }
   }
 
@@ -997,10 +1083,11 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
   }
 
   /**
-   * Hawk's randomized stealing by an idle worker with an empty queue: up to {@code stealingAttempts}
-   * random general-partition victims; from the first that has any, take (ATC rule) the run of short
-   * probes that follows the long probes in its queue — skipping first the leading short probes when
-   * the victim is not running a long task — up to {@code stealingLimit} probes.
+   * Hawk's randomized stealing by an idle worker with an empty queue: up to {@code
+   * stealingAttempts} random general-partition victims; from the first that has any, take (ATC
+   * rule) the run of short probes that follows the long probes in its queue — skipping first the
+   * leading short probes when the victim is not running a long task — up to {@code stealingLimit}
+   * probes.
    */
   private void steal(int w) {
     stealRounds++;

@@ -13,8 +13,8 @@ import java.util.Map;
  * @param longProbes probes (reservations) sent for long jobs; with LWL one per long task
  * @param noopReplies get-task requests answered with "no task left" (late-binding cancellations)
  * @param shortTasksInGeneral short tasks that ran on a general-partition worker
- * @param shortTasksBehindLong short tasks whose probe arrived while a long task ran or was queued on
- *     the worker (head-of-line blocking exposure)
+ * @param shortTasksBehindLong short tasks whose probe arrived while a long task ran or was queued
+ *     on the worker (head-of-line blocking exposure)
  * @param stealRounds times an idle worker went stealing
  * @param stealMessages victims contacted
  * @param successfulSteals stealing rounds that got at least one probe
@@ -23,14 +23,15 @@ import java.util.Map;
  * @param sssFallbackJobs short jobs whose probes were still unplaced after all SSS rounds and went
  *     to the short partition
  * @param sssFallbackProbes probes placed by that fallback
- * @param stickyReuses tasks obtained by a probe that had already obtained one (sticky batch probing)
+ * @param stickyReuses tasks obtained by a probe that had already obtained one (sticky batch
+ *     probing)
  * @param srptBypasses times a probe was started ahead of at least one probe in front of it
  * @param waitWindowSeconds width of the wait windows
  * @param waitWindowOrigin start of window 0 (the first submission)
  * @param meanShortWait per window, the mean wait of the short tasks that started in it (NaN: none)
  * @param shortStarts per window, how many short tasks started in it
- * @param mechanisms the counters of Dice's and Eirene's mechanisms ({@link MechanismStats#NONE}
- *     for a baseline)
+ * @param mechanisms the counters of Dice's and Eirene's mechanisms ({@link MechanismStats#NONE} for
+ *     a baseline)
  */
 public record HybridStats(
     String scheduler,
@@ -143,13 +144,17 @@ public record HybridStats(
     if (!hasMechanisms()) {
       return "";
     }
-    StringBuilder sb = new StringBuilder("\nmechanism counters (" + String.join("+", mechanisms.names()) + "):\n");
+    StringBuilder sb =
+        new StringBuilder("\nmechanism counters (" + String.join("+", mechanisms.names()) + "):\n");
     for (Map.Entry<String, Object> e : mechanisms.allCounters().entrySet()) {
       if (e.getKey().equals("mechanisms")) {
         continue;
       }
       Object v = e.getValue();
-      String s = v instanceof Double d ? String.format(java.util.Locale.ROOT, "%.2f", d) : String.valueOf(v);
+      String s =
+          v instanceof Double d
+              ? String.format(java.util.Locale.ROOT, "%.2f", d)
+              : String.valueOf(v);
       sb.append(String.format(java.util.Locale.ROOT, "  %-36s %s%n", e.getKey(), s));
     }
     return sb.toString();

@@ -7,8 +7,8 @@ package dev.rota.core.hybrid;
 public enum HybridSystem {
   /**
    * Batch sampling with late binding for every job over the whole cluster: no partition, no
-   * centralized placement, no stealing (the reference run as "Hawk" with stealing off, long jobs not
-   * centralized and a 100% big partition).
+   * centralized placement, no stealing (the reference run as "Hawk" with stealing off, long jobs
+   * not centralized and a 100% big partition).
    */
   SPARROW("sparrow"),
   /** Short partition, LWL placement of long jobs, randomized (ATC) stealing, FIFO probe queues. */

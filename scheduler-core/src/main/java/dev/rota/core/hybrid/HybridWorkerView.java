@@ -1,12 +1,11 @@
 package dev.rota.core.hybrid;
 
-import dev.rota.core.sim.UtilizationRecorder;
 import java.util.random.RandomGenerator;
 
 /**
  * What a {@link HybridMechanism} may read of a running hybrid simulation: time, the workers' queues
- * and slots, the jobs' and tasks' progress. Read-only, like the core {@code ClusterView}; changes go
- * through {@link HybridCommitter}. {@link HybridSimulation} implements both.
+ * and slots, the jobs' and tasks' progress. Read-only, like the core {@code ClusterView}; changes
+ * go through {@link HybridCommitter}. {@link HybridSimulation} implements both.
  */
 public interface HybridWorkerView {
   double now();
@@ -34,7 +33,10 @@ public interface HybridWorkerView {
   /** The worker's probe queue (mechanisms may read it; mutate only through this class). */
   ProbeQueue probeQueue(int worker);
 
-  /** Whether the worker's slot is taken (a task running, a get-task in flight, or held by a mechanism). */
+  /**
+   * Whether the worker's slot is taken (a task running, a get-task in flight, or held by a
+   * mechanism).
+   */
   boolean isBusy(int worker);
 
   /** The job whose task is running on the worker, or -1. */
@@ -74,7 +76,10 @@ public interface HybridWorkerView {
 
   int taskCount(int job);
 
-  /** Global index of the job's first task; its tasks are {@code firstTask .. firstTask + taskCount - 1}. */
+  /**
+   * Global index of the job's first task; its tasks are {@code firstTask .. firstTask + taskCount -
+   * 1}.
+   */
   int firstTask(int job);
 
   int jobOfTask(int task);
@@ -91,7 +96,9 @@ public interface HybridWorkerView {
   /** Whether the task has been cloned. */
   boolean taskCloned(int task);
 
-  /** The {@code i}-th task of the job not handed out yet, {@code 0 <= i < unscheduledTasks(job)}. */
+  /**
+   * The {@code i}-th task of the job not handed out yet, {@code 0 <= i < unscheduledTasks(job)}.
+   */
   int notStartedTask(int job, int i);
 
   /** The global task running on the worker, or -1. */

@@ -3,8 +3,8 @@ package dev.rota.core.hybrid;
 /**
  * The centralized scheduler's view of long work: per worker, the estimated seconds of long tasks
  * placed there and not yet finished (running or queued), their count, and a bitmap of the workers
- * that hold any (the reference's "cluster status keeper"). Long placement adds to it when a long job
- * is placed; a long task's end subtracts.
+ * that hold any (the reference's "cluster status keeper"). Long placement adds to it when a long
+ * job is placed; a long task's end subtracts.
  *
  * <p>The bitmap is what Eagle's succinct state sharing propagates: a worker receiving a long probe
  * keeps a {@link #snapshot()} of it. Snapshots are immutable and shared between all workers that
@@ -56,7 +56,8 @@ public final class LongWorkState {
       bits[w >>> 6] &= ~(1L << w);
       version++;
     } else if (count[w] < 0) {
-      throw new IllegalStateException("worker " + w + " finished more long tasks than were placed on it");
+      throw new IllegalStateException(
+          "worker " + w + " finished more long tasks than were placed on it");
     }
   }
 

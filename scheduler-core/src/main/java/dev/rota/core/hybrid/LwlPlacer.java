@@ -7,11 +7,12 @@ import java.util.BitSet;
  * with the reference simulator's wait estimate and its order of choice:
  *
  * <ol>
- *   <li>Scan the candidate workers in ascending id. A worker with no long work is <em>empty</em>; as
- *       soon as there are as many empty workers as tasks, those are the answer (first ids first).
- *   <li>Otherwise a worker's estimated wait is its queued long work, minus
- *       {@code min(elapsed, estimate)} of the long task it is running (if it is running one), plus
- *       a get-task round trip ({@code 2 × network delay}); short work is not counted.
+ *   <li>Scan the candidate workers in ascending id. A worker with no long work is <em>empty</em>;
+ *       as soon as there are as many empty workers as tasks, those are the answer (first ids
+ *       first).
+ *   <li>Otherwise a worker's estimated wait is its queued long work, minus {@code min(elapsed,
+ *       estimate)} of the long task it is running (if it is running one), plus a get-task round
+ *       trip ({@code 2 × network delay}); short work is not counted.
  *   <li>Every empty worker gets one task and enters the choice with a wait of one task estimate.
  *   <li>The rest is water-filling on {@code (wait, id)}: take the least-waiting worker and give it
  *       tasks, adding one estimate each, while its wait stays at or below the next worker's; then
@@ -40,7 +41,12 @@ final class LwlPlacer {
    * @param runningLongEstimate per worker, the estimate of that task
    * @param roundTrip the get-task round trip added to a busy worker's wait (2 × network delay)
    */
-  LwlPlacer(int first, int end, LongWorkState state, double[] runningLongStart, double[] runningLongEstimate,
+  LwlPlacer(
+      int first,
+      int end,
+      LongWorkState state,
+      double[] runningLongStart,
+      double[] runningLongEstimate,
       double roundTrip) {
     this.first = first;
     this.end = end;
@@ -110,10 +116,10 @@ final class LwlPlacer {
 
   /**
    * Collects a candidate, keeping only the {@code k} least by {@code (wait, id)}: water-filling
-   * gives a worker a task only after every worker ranked before it has one, so with {@code k}
-   * tasks no worker ranked after the k-th can receive any. While fewer than {@code k} are kept
-   * the entries are unordered; from then on they form a max-heap whose top is evicted by any
-   * smaller candidate.
+   * gives a worker a task only after every worker ranked before it has one, so with {@code k} tasks
+   * no worker ranked after the k-th can receive any. While fewer than {@code k} are kept the
+   * entries are unordered; from then on they form a max-heap whose top is evicted by any smaller
+   * candidate.
    */
   private void keep(double wait, int w, int k) {
     if (size < k) {

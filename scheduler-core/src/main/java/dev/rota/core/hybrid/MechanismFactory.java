@@ -4,9 +4,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Makes one {@link HybridMechanism} per run from its settings; registered by name with
- * the suite's catalogue ({@code dev.rota.core.catalog.Catalog}). Its setting keys are accepted beside
- * {@link HybridConfig}'s when it is part of the scheduler name.
+ * Makes one {@link HybridMechanism} per run from its settings; registered by name with the suite's
+ * catalogue ({@code dev.rota.core.catalog.Catalog}). Its setting keys are accepted beside {@link
+ * HybridConfig}'s when it is part of the scheduler name.
  */
 public interface MechanismFactory {
   /** The name used after {@code +}, e.g. "es". */

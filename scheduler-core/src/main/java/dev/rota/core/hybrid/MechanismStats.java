@@ -58,9 +58,9 @@ public record MechanismStats(
   }
 
   /**
-   * Every counter by name: ES nodes (mean per window, active windows, most in a window), OP requests
-   * sent and fulfilled, suspensions, CCDM hits, SATC wins (those the run's mechanisms measure), then
-   * the mechanisms' own.
+   * Every counter by name: ES nodes (mean per window, active windows, most in a window), OP
+   * requests sent and fulfilled, suspensions, CCDM hits, SATC wins (those the run's mechanisms
+   * measure), then the mechanisms' own.
    */
   public Map<String, Object> allCounters() {
     Map<String, Object> m = new LinkedHashMap<>();
@@ -130,7 +130,8 @@ public record MechanismStats(
     }
 
     /** Dice's windows and the signal it acted on. */
-    public Builder controlWindows(double seconds, double origin, double[] signal, boolean[] fromQueue) {
+    public Builder controlWindows(
+        double seconds, double origin, double[] signal, boolean[] fromQueue) {
       this.windowSeconds = seconds;
       this.windowOrigin = origin;
       this.signal = signal.clone();
@@ -143,7 +144,11 @@ public record MechanismStats(
       return this;
     }
 
-    public Builder preemption(int[] requestsPerWindow, int[] fulfilledPerWindow, long sent, long fulfilled,
+    public Builder preemption(
+        int[] requestsPerWindow,
+        int[] fulfilledPerWindow,
+        long sent,
+        long fulfilled,
         long suspensions) {
       this.opRequests = requestsPerWindow.clone();
       this.opFulfilled = fulfilledPerWindow.clone();
@@ -170,8 +175,21 @@ public record MechanismStats(
     }
 
     public MechanismStats build() {
-      return new MechanismStats(names, windowSeconds, windowOrigin, signal, fromQueue, esNodes, opRequests,
-          opFulfilled, opSent, opFulfilledTotal, suspensions, ccdmHits, satcWins, counters);
+      return new MechanismStats(
+          names,
+          windowSeconds,
+          windowOrigin,
+          signal,
+          fromQueue,
+          esNodes,
+          opRequests,
+          opFulfilled,
+          opSent,
+          opFulfilledTotal,
+          suspensions,
+          ccdmHits,
+          satcWins,
+          counters);
     }
   }
 }

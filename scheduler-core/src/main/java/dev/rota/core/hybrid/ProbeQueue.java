@@ -7,9 +7,9 @@ import java.util.Arrays;
  * bookkeeping SRPT and sticky batch probing need (accumulated bypass delay, sticky flag, whether it
  * was queued behind a long task). Position 0 is the head.
  *
- * <p>Stored as parallel primitive arrays over a sliding window {@code [head, tail)}, so appending is
- * amortized O(1) and removing at position {@code i} moves the shorter side (a queue of thousands of
- * probes, which heavily loaded Hawk runs build, stays cheap). Not thread-safe.
+ * <p>Stored as parallel primitive arrays over a sliding window {@code [head, tail)}, so appending
+ * is amortized O(1) and removing at position {@code i} moves the shorter side (a queue of thousands
+ * of probes, which heavily loaded Hawk runs build, stays cheap). Not thread-safe.
  */
 public final class ProbeQueue {
   private static final byte STICKY = 1;

@@ -5,8 +5,8 @@ import java.util.Arrays;
 /**
  * Mean short-task waiting time per fixed window: a short task's wait is the time from its job's
  * submission to the moment it starts executing (the get-task reply reaching the worker), and it is
- * counted in the window in which it starts. Windows are {@code width} seconds long and aligned to the
- * first job's submission ({@code origin}).
+ * counted in the window in which it starts. Windows are {@code width} seconds long and aligned to
+ * the first job's submission ({@code origin}).
  *
  * <p>This is the signal Dice's controller reads every window ({@link #mean(int)} of the window just
  * closed); {@link #windowOf(double)} maps a time to its window.

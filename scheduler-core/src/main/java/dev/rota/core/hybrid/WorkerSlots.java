@@ -21,9 +21,9 @@ final class WorkerSlots {
   final boolean[] runningClone;
   final double[] runningEnd;
   final long[] runningHandle;
+
   /** Workers that may start only short tasks (Opportunistic Preemption's suspension period). */
   final boolean[] shortOnly;
-
 
   WorkerSlots(int n) {
     queue = new ProbeQueue[n];

@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A minimal, deterministic JSON writer for Rota's outputs (summary.json, reproduce results). Maps are
- * written in their iteration order, so use a {@link java.util.LinkedHashMap} for a stable layout;
- * doubles are written with {@link Double#toString} except that non-finite values become {@code null}.
- * Supported values: null, String, Boolean, Number, Map, List, arrays of double.
+ * A minimal, deterministic JSON writer for Rota's outputs (summary.json, reproduce results). Maps
+ * are written in their iteration order, so use a {@link java.util.LinkedHashMap} for a stable
+ * layout; doubles are written with {@link Double#toString} except that non-finite values become
+ * {@code null}. Supported values: null, String, Boolean, Number, Map, List, arrays of double.
  */
 public final class Json {
   private Json() {}

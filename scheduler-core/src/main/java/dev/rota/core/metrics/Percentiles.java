@@ -5,7 +5,8 @@ import java.util.Map;
 
 /**
  * Percentiles of a sample by linear interpolation between closest ranks (numpy's default, the
- * convention of the reference Eagle scripts' numpy.percentile). An empty sample has NaN percentiles.
+ * convention of the reference Eagle scripts' numpy.percentile). An empty sample has NaN
+ * percentiles.
  */
 public final class Percentiles {
   /** The percentiles Rota reports everywhere. */

@@ -3,7 +3,10 @@ package dev.rota.core.metrics;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A plain aligned text table for terminal output: first column left-aligned, the rest right-aligned. */
+/**
+ * A plain aligned text table for terminal output: first column left-aligned, the rest
+ * right-aligned.
+ */
 public final class TextTable {
   private final List<String[]> rows = new ArrayList<>();
   private final int columns;
@@ -15,7 +18,8 @@ public final class TextTable {
 
   public TextTable row(Object... cells) {
     if (cells.length != columns) {
-      throw new IllegalArgumentException("row has " + cells.length + " cells, table has " + columns);
+      throw new IllegalArgumentException(
+          "row has " + cells.length + " cells, table has " + columns);
     }
     String[] r = new String[columns];
     for (int i = 0; i < columns; i++) {

@@ -5,9 +5,9 @@ import java.util.List;
 
 /**
  * A job's (or executor's) resource demand over time, as a right-continuous step function: demand
- * {@code levels[i]} holds from offset {@code times[i]} (seconds since the job started) until the next
- * change point, and the last level holds until the job ends. Elasecutor's time-varying executor
- * demand and Rayon's reservation skylines are values of this type.
+ * {@code levels[i]} holds from offset {@code times[i]} (seconds since the job started) until the
+ * next change point, and the last level holds until the job ends. Elasecutor's time-varying
+ * executor demand and Rayon's reservation skylines are values of this type.
  */
 public final class DemandProfile {
   private final double[] times;
@@ -30,8 +30,11 @@ public final class DemandProfile {
   public static DemandProfile steps(double[] times, List<Resource> levels) {
     if (times.length == 0 || times.length != levels.size()) {
       throw new IllegalArgumentException(
-          "a demand profile needs one level per change point, got " + times.length + " times and "
-              + levels.size() + " levels");
+          "a demand profile needs one level per change point, got "
+              + times.length
+              + " times and "
+              + levels.size()
+              + " levels");
     }
     if (times[0] != 0) {
       throw new IllegalArgumentException("a demand profile starts at offset 0, got " + times[0]);
@@ -45,7 +48,9 @@ public final class DemandProfile {
     return new DemandProfile(times.clone(), List.copyOf(levels));
   }
 
-  /** The demand at {@code offset} seconds after the start (offsets before 0 read the first level). */
+  /**
+   * The demand at {@code offset} seconds after the start (offsets before 0 read the first level).
+   */
   public Resource at(double offset) {
     int i = Arrays.binarySearch(times, offset);
     if (i < 0) {

@@ -44,7 +44,8 @@ public record JobSpec(
     Objects.requireNonNull(user, "user");
     Objects.requireNonNull(queue, "queue");
     if (!(submitTime >= 0) || Double.isInfinite(submitTime)) {
-      throw new IllegalArgumentException("job " + id + ": submit time must be finite and >= 0, got " + submitTime);
+      throw new IllegalArgumentException(
+          "job " + id + ": submit time must be finite and >= 0, got " + submitTime);
     }
     stages = List.copyOf(stages);
     if (stages.isEmpty()) {
@@ -169,8 +170,18 @@ public record JobSpec(
     }
 
     public JobSpec build() {
-      return new JobSpec(id, user, queue, submitTime, stages, priority, reservationId, constraints,
-          demandProfile, estimatedTaskDuration, tags);
+      return new JobSpec(
+          id,
+          user,
+          queue,
+          submitTime,
+          stages,
+          priority,
+          reservationId,
+          constraints,
+          demandProfile,
+          estimatedTaskDuration,
+          tags);
     }
   }
 }

@@ -9,12 +9,17 @@ import java.util.Objects;
  * @param id unique node id (a YARN NodeId string in the plugin, "n&lt;index&gt;" in the simulator)
  * @param rack rack name, "/default-rack" when unknown
  * @param capacity total schedulable resources
- * @param attributes node attributes/labels (e.g. {@code cpu=xeon-e5}), used by placement constraints
- * @param performanceFactor relative speed: a task of nominal duration d runs d / performanceFactor here
- *     (1.0 = reference node; Eunomia's heterogeneous servers use other values)
+ * @param attributes node attributes/labels (e.g. {@code cpu=xeon-e5}), used by placement
+ *     constraints
+ * @param performanceFactor relative speed: a task of nominal duration d runs d / performanceFactor
+ *     here (1.0 = reference node; Eunomia's heterogeneous servers use other values)
  */
 public record NodeSpec(
-    String id, String rack, Resource capacity, Map<String, String> attributes, double performanceFactor) {
+    String id,
+    String rack,
+    Resource capacity,
+    Map<String, String> attributes,
+    double performanceFactor) {
   public static final String DEFAULT_RACK = "/default-rack";
 
   public NodeSpec {
@@ -24,7 +29,10 @@ public record NodeSpec(
     attributes = Map.copyOf(attributes);
     if (!(performanceFactor > 0) || Double.isInfinite(performanceFactor)) {
       throw new IllegalArgumentException(
-          "node " + id + ": performance factor must be positive and finite, got " + performanceFactor);
+          "node "
+              + id
+              + ": performance factor must be positive and finite, got "
+              + performanceFactor);
     }
   }
 

@@ -16,7 +16,8 @@ import java.util.Objects;
  * @param weight relative weight for weight-based (Fair) policies; default 1
  * @param children child queues; empty for a leaf
  */
-public record QueueSpec(String path, double capacity, double maxCapacity, double weight, List<QueueSpec> children) {
+public record QueueSpec(
+    String path, double capacity, double maxCapacity, double weight, List<QueueSpec> children) {
   /** Tolerance for "sums to 100", as CapacityScheduler allows for rounding. */
   public static final double CAPACITY_EPSILON = 1e-6;
 
@@ -24,20 +25,28 @@ public record QueueSpec(String path, double capacity, double maxCapacity, double
     Objects.requireNonNull(path, "path");
     children = List.copyOf(children);
     if (!(capacity >= 0 && capacity <= 100)) {
-      throw new IllegalArgumentException("queue " + path + ": capacity must be in [0, 100], got " + capacity);
+      throw new IllegalArgumentException(
+          "queue " + path + ": capacity must be in [0, 100], got " + capacity);
     }
     if (!(maxCapacity >= capacity && maxCapacity <= 100)) {
       throw new IllegalArgumentException(
-          "queue " + path + ": maximum-capacity must be in [capacity=" + capacity + ", 100], got " + maxCapacity);
+          "queue "
+              + path
+              + ": maximum-capacity must be in [capacity="
+              + capacity
+              + ", 100], got "
+              + maxCapacity);
     }
     if (!(weight > 0) || Double.isInfinite(weight)) {
-      throw new IllegalArgumentException("queue " + path + ": weight must be positive, got " + weight);
+      throw new IllegalArgumentException(
+          "queue " + path + ": weight must be positive, got " + weight);
     }
     if (!children.isEmpty()) {
       double sum = 0;
       for (QueueSpec c : children) {
         if (!c.path.startsWith(path + ".") || c.path.indexOf('.', path.length() + 1) >= 0) {
-          throw new IllegalArgumentException("queue " + c.path + " is not a direct child of " + path);
+          throw new IllegalArgumentException(
+              "queue " + c.path + " is not a direct child of " + path);
         }
         sum += c.capacity;
       }
@@ -52,7 +61,8 @@ public record QueueSpec(String path, double capacity, double maxCapacity, double
     return new QueueSpec(path, capacity, maxCapacity, 1.0, List.of());
   }
 
-  public static QueueSpec parent(String path, double capacity, double maxCapacity, QueueSpec... children) {
+  public static QueueSpec parent(
+      String path, double capacity, double maxCapacity, QueueSpec... children) {
     return new QueueSpec(path, capacity, maxCapacity, 1.0, List.of(children));
   }
 
@@ -88,8 +98,8 @@ public record QueueSpec(String path, double capacity, double maxCapacity, double
   }
 
   /**
-   * Absolute guaranteed and maximum shares (fractions of the cluster) of every queue, keyed by path:
-   * the product of the relative shares down the tree.
+   * Absolute guaranteed and maximum shares (fractions of the cluster) of every queue, keyed by
+   * path: the product of the relative shares down the tree.
    */
   public Map<String, double[]> absoluteShares() {
     Map<String, double[]> out = new java.util.LinkedHashMap<>();
@@ -97,7 +107,8 @@ public record QueueSpec(String path, double capacity, double maxCapacity, double
     return out;
   }
 
-  private static void absolute(QueueSpec q, double parentAbs, double parentMax, Map<String, double[]> out) {
+  private static void absolute(
+      QueueSpec q, double parentAbs, double parentMax, Map<String, double[]> out) {
     double abs = parentAbs * q.capacity / 100.0;
     double max = parentMax * q.maxCapacity / 100.0;
     out.put(q.path, new double[] {abs, max});

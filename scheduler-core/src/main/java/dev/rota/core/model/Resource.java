@@ -14,10 +14,12 @@ import java.util.Arrays;
 public final class Resource implements Comparable<Resource> {
   /** Index of memory (MiB). */
   public static final int MEMORY = 0;
+
   /** Index of virtual cores. */
   public static final int VCORES = 1;
 
   public static final Resource ZERO = new Resource(new long[] {0, 0});
+
   /** One slot in the one-slot-per-worker model of the Eagle traces: 1 GiB and 1 vcore. */
   public static final Resource SLOT = new Resource(new long[] {1024, 1});
 
@@ -117,8 +119,8 @@ public final class Resource implements Comparable<Resource> {
 
   /**
    * The largest share this vector takes of {@code capacity} over all dimensions (DRF's dominant
-   * share). A dimension where the capacity is zero counts only if this vector asks for some of it, in
-   * which case the share is infinite.
+   * share). A dimension where the capacity is zero counts only if this vector asks for some of it,
+   * in which case the share is infinite.
    */
   public double dominantShare(Resource capacity) {
     double max = 0;
@@ -189,7 +191,8 @@ public final class Resource implements Comparable<Resource> {
 
   @Override
   public String toString() {
-    StringBuilder sb = new StringBuilder("<memory:").append(amounts[0]).append("MB, vcores:").append(amounts[1]);
+    StringBuilder sb =
+        new StringBuilder("<memory:").append(amounts[0]).append("MB, vcores:").append(amounts[1]);
     for (int i = 2; i < amounts.length; i++) {
       sb.append(", r").append(i).append(':').append(amounts[i]);
     }

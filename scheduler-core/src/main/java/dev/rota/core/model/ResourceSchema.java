@@ -3,8 +3,8 @@ package dev.rota.core.model;
 import java.util.List;
 
 /**
- * Names the dimensions of {@link Resource} vectors used together. Memory (MiB) and vcores are always
- * dimensions 0 and 1; extra dimensions follow in the order given.
+ * Names the dimensions of {@link Resource} vectors used together. Memory (MiB) and vcores are
+ * always dimensions 0 and 1; extra dimensions follow in the order given.
  *
  * @param names dimension names, starting with "memory-mb" and "vcores"
  */
@@ -22,7 +22,10 @@ public record ResourceSchema(List<String> names) {
     }
   }
 
-  /** The default dimensions plus {@code extra} ones, e.g. {@code withExtra("network-mbps", "disk-mbps")}. */
+  /**
+   * The default dimensions plus {@code extra} ones, e.g. {@code withExtra("network-mbps",
+   * "disk-mbps")}.
+   */
   public static ResourceSchema withExtra(String... extra) {
     var all = new java.util.ArrayList<>(DEFAULT.names);
     all.addAll(List.of(extra));
@@ -33,7 +36,8 @@ public record ResourceSchema(List<String> names) {
   public int indexOf(String name) {
     int i = names.indexOf(name);
     if (i < 0) {
-      throw new IllegalArgumentException("unknown resource dimension '" + name + "', known: " + names);
+      throw new IllegalArgumentException(
+          "unknown resource dimension '" + name + "', known: " + names);
     }
     return i;
   }

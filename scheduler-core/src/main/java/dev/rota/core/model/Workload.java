@@ -14,7 +14,11 @@ public record Workload(String name, List<JobSpec> jobs) {
     for (int i = 1; i < jobs.size(); i++) {
       if (jobs.get(i).submitTime() < jobs.get(i - 1).submitTime()) {
         throw new IllegalArgumentException(
-            "workload " + name + ": job " + jobs.get(i).id() + " is submitted before the job listed ahead of it");
+            "workload "
+                + name
+                + ": job "
+                + jobs.get(i).id()
+                + " is submitted before the job listed ahead of it");
       }
     }
   }

@@ -46,8 +46,8 @@ public interface ClusterView {
   List<? extends JobView> runnableJobs();
 
   /**
-   * The containers running on node {@code index}, oldest first (per-node running containers by
-   * job: what co-location pairs and Elasecutor's packing look at). Drivers that track containers
+   * The containers running on node {@code index}, oldest first (per-node running containers by job:
+   * what co-location pairs and Elasecutor's packing look at). Drivers that track containers
    * override this; the default is an empty list.
    */
   default List<? extends ContainerView> running(int index) {

@@ -73,7 +73,9 @@ public record Decision(
     return new Decision(Action.PLACE, jobId, nodeId, resource, Outcome.APPLIED, "");
   }
 
-  /** A short stable form for logs and for comparing two drivers: {@code PLACE app-1@n0 <1024,1>}. */
+  /**
+   * A short stable form for logs and for comparing two drivers: {@code PLACE app-1@n0 <1024,1>}.
+   */
   public String brief() {
     String s = action + " " + jobId + (nodeId.isEmpty() ? "" : "@" + nodeId);
     if (action == Action.PLACE || action == Action.RESIZE) {

@@ -4,8 +4,8 @@ import java.util.List;
 
 /**
  * The decision YARN asks for on every node heartbeat: <em>node {@code node} has free resources;
- * which waiting job gets them?</em> — what a CapacityScheduler leaf-queue {@code OrderingPolicy},
- * a FairScheduler {@code SchedulingPolicy} comparator and an {@code AppPlacementAllocator} decide
+ * which waiting job gets them?</em> — what a CapacityScheduler leaf-queue {@code OrderingPolicy}, a
+ * FairScheduler {@code SchedulingPolicy} comparator and an {@code AppPlacementAllocator} decide
  * between them — plus admission: <em>may this job run now?</em>
  *
  * <p>One object, two drivers: the simulator runs it through {@link OfferPass} inside {@code
@@ -30,8 +30,8 @@ public interface OfferPolicy {
    * that are not in {@code candidates}.
    *
    * @param node the index of the node with free resources, or {@link #ANY_NODE} when the driver
-   *     orders without a particular node (YARN's asynchronous scheduling and queue-level iterators);
-   *     node-aware policies must then rank by a node-independent key
+   *     orders without a particular node (YARN's asynchronous scheduling and queue-level
+   *     iterators); node-aware policies must then rank by a node-independent key
    * @param candidates the admitted jobs with a pending request, in submission order
    */
   List<JobView> rank(int node, List<? extends JobView> candidates, ClusterView view);

@@ -5,8 +5,8 @@ import dev.rota.core.model.Resource;
 /**
  * Where a policy proposes placements. The committer behind it (the simulator, or a YARN adapter)
  * validates each proposal against the current state before applying it, so a policy cannot
- * over-commit a node or start a task that is not ready. Applied proposals are visible in the
- * {@link ClusterView} immediately, so a policy sees its own earlier placements of the same pass.
+ * over-commit a node or start a task that is not ready. Applied proposals are visible in the {@link
+ * ClusterView} immediately, so a policy sees its own earlier placements of the same pass.
  */
 public interface Placements {
   /** Why a proposal was refused; {@link #PLACED} when it was applied. */

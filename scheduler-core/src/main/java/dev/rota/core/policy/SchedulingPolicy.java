@@ -17,15 +17,16 @@ public interface SchedulingPolicy {
   /**
    * The earliest future time (seconds) at which this policy wants another pass even if no job
    * arrives and no task finishes before then, e.g. when a reservation's allocation grows; NaN (the
-   * default) for none. Asked after every pass; a time not after {@link ClusterView#now()} is ignored.
+   * default) for none. Asked after every pass; a time not after {@link ClusterView#now()} is
+   * ignored.
    */
   default double nextWakeUp(ClusterView view) {
     return Double.NaN;
   }
 
   /**
-   * Finds the first open node (in {@link ClusterView#openNode} order) where the job's next task fits
-   * and its constraints hold; -1 if there is none. The search every simple policy needs.
+   * Finds the first open node (in {@link ClusterView#openNode} order) where the job's next task
+   * fits and its constraints hold; -1 if there is none. The search every simple policy needs.
    */
   static int firstFit(ClusterView view, JobView job) {
     var demand = job.nextTaskDemand();

@@ -27,25 +27,28 @@ public final class RayonDefaults {
   public static final boolean GREE_L_WIDEN_ON_FAILURE = true;
 
   /**
-   * The min-cost portfolio's weight lambda of a placement's own vertical transitions (the preemption
-   * term) against its load-weighted cost, both in dominant shares: 1.0. The paper adds Σ y_jt to the
-   * MILP objective with no weight (§4.1.1), i.e. weight 1; ours to use it in a greedy portfolio. Compared
-   * once against 0 (load cost only) on the six planner cases (docs/results/rayon.md): with 1 the
-   * portfolio accepted more on five (0.5 points less on 1,000 jobs / 4,000 nodes, normal load) and
-   * needed 7-20% less preemption on all six. No other value was tried.
+   * The min-cost portfolio's weight lambda of a placement's own vertical transitions (the
+   * preemption term) against its load-weighted cost, both in dominant shares: 1.0. The paper adds Σ
+   * y_jt to the MILP objective with no weight (§4.1.1), i.e. weight 1; ours to use it in a greedy
+   * portfolio. Compared once against 0 (load cost only) on the six planner cases
+   * (docs/results/rayon.md): with 1 the portfolio accepted more on five (0.5 points less on 1,000
+   * jobs / 4,000 nodes, normal load) and needed 7-20% less preemption on all six. No other value
+   * was tried.
    */
   public static final double MIN_COST_PREEMPTION_WEIGHT = 1.0;
 
   /**
-   * Compiler: upper bound on rigid atoms created by one non-rigid gang rewrite (ours): 256. Declared
-   * by the compiler ({@link dev.rota.core.reservation.rdl.CompilerOptions#MAX_RIGID_PIECES}), which
-   * sits below this package.
+   * Compiler: upper bound on rigid atoms created by one non-rigid gang rewrite (ours): 256.
+   * Declared by the compiler ({@link
+   * dev.rota.core.reservation.rdl.CompilerOptions#MAX_RIGID_PIECES}), which sits below this
+   * package.
    */
-  public static final int MAX_RIGID_PIECES = dev.rota.core.reservation.rdl.CompilerOptions.MAX_RIGID_PIECES;
+  public static final int MAX_RIGID_PIECES =
+      dev.rota.core.reservation.rdl.CompilerOptions.MAX_RIGID_PIECES;
 
   /**
-   * The Hadoop-style LIFO replanner's look-ahead: 3,600 steps, Hadoop's
-   * {@code reservation-enforcement-window} of 3,600,000 ms (one hour) at a 1,000 ms step.
+   * The Hadoop-style LIFO replanner's look-ahead: 3,600 steps, Hadoop's {@code
+   * reservation-enforcement-window} of 3,600,000 ms (one hour) at a 1,000 ms step.
    */
   public static final long LIFO_ENFORCEMENT_WINDOW_STEPS = 3_600;
 }

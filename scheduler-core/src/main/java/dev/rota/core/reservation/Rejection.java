@@ -14,7 +14,12 @@ import java.util.Optional;
  * sharing-policy decisions, the violating user, time and amount.
  */
 public record Rejection(
-    Code code, String source, String path, String message, List<Rejection> causes, Optional<Violation> violation) {
+    Code code,
+    String source,
+    String path,
+    String message,
+    List<Rejection> causes,
+    Optional<Violation> violation) {
 
   /** What kind of "no". */
   public enum Code {
@@ -53,29 +58,44 @@ public record Rejection(
     return new Rejection(code, source, path, message, List.of(), Optional.empty());
   }
 
-  public static Rejection withCauses(Code code, String source, String path, String message, List<Rejection> causes) {
+  public static Rejection withCauses(
+      Code code, String source, String path, String message, List<Rejection> causes) {
     return new Rejection(code, source, path, message, causes, Optional.empty());
   }
 
   /** A policy rejection carrying the violation. */
   public static Rejection of(Violation v) {
-    Code code = v.policy().equals(Violation.NO_OVER_COMMIT)
-        ? Code.OVER_COMMIT : Code.QUOTA_EXCEEDED;
+    Code code =
+        v.policy().equals(Violation.NO_OVER_COMMIT) ? Code.OVER_COMMIT : Code.QUOTA_EXCEEDED;
     return new Rejection(code, v.policy(), "", v.message(), List.of(), Optional.of(v));
   }
 
   /** A compiler verdict: INVALID_RDL if any issue is a validity error, else INFEASIBLE_RDL. */
   public static Rejection ofIssues(String source, List<RdlIssue> issues) {
-    boolean invalid = issues.stream().anyMatch(i -> i.code().category() == RdlIssue.Category.INVALID);
+    boolean invalid =
+        issues.stream().anyMatch(i -> i.code().category() == RdlIssue.Category.INVALID);
     List<Rejection> causes = new ArrayList<>();
     for (RdlIssue i : issues) {
-      causes.add(of(i.code().category() == RdlIssue.Category.INVALID ? Code.INVALID_RDL : Code.INFEASIBLE_RDL,
-          source, i.path(), i.message()));
+      causes.add(
+          of(
+              i.code().category() == RdlIssue.Category.INVALID
+                  ? Code.INVALID_RDL
+                  : Code.INFEASIBLE_RDL,
+              source,
+              i.path(),
+              i.message()));
     }
-    String msg = issues.size() == 1 ? issues.get(0).toString()
-        : issues.size() + " problems, first: " + issues.get(0);
-    return new Rejection(invalid ? Code.INVALID_RDL : Code.INFEASIBLE_RDL, source,
-        issues.get(0).path(), msg, causes, Optional.empty());
+    String msg =
+        issues.size() == 1
+            ? issues.get(0).toString()
+            : issues.size() + " problems, first: " + issues.get(0);
+    return new Rejection(
+        invalid ? Code.INVALID_RDL : Code.INFEASIBLE_RDL,
+        source,
+        issues.get(0).path(),
+        msg,
+        causes,
+        Optional.empty());
   }
 
   /** The message with the path and every nested cause, indented. */

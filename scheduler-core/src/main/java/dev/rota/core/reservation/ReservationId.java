@@ -2,7 +2,9 @@ package dev.rota.core.reservation;
 
 import java.util.Objects;
 
-/** A reservation's handle (the paper's ResID; {@code JobSpec.reservationId()} carries its value). */
+/**
+ * A reservation's handle (the paper's ResID; {@code JobSpec.reservationId()} carries its value).
+ */
 public record ReservationId(String value) implements Comparable<ReservationId> {
   public ReservationId {
     Objects.requireNonNull(value, "value");

@@ -3,13 +3,20 @@ package dev.rota.core.reservation;
 import java.util.Objects;
 
 /**
- * A sharing-policy violation: which policy, which user, where in time, which resource dimension, how
- * much was asked for and what the limit is. For {@link Kind#AVERAGE} the amounts are integrals over
- * the window [time, windowEnd) (resource units times steps); otherwise they are instantaneous amounts
- * at step {@code time} ({@code windowEnd = time + 1}).
+ * A sharing-policy violation: which policy, which user, where in time, which resource dimension,
+ * how much was asked for and what the limit is. For {@link Kind#AVERAGE} the amounts are integrals
+ * over the window [time, windowEnd) (resource units times steps); otherwise they are instantaneous
+ * amounts at step {@code time} ({@code windowEnd = time + 1}).
  */
 public record Violation(
-    String policy, Kind kind, String user, long time, long windowEnd, String dimension, long requested, long limit,
+    String policy,
+    Kind kind,
+    String user,
+    long time,
+    long windowEnd,
+    String dimension,
+    long requested,
+    long limit,
     String message) {
   /** The name of the sharing policy that bounds a plan by its physical capacity. */
   public static final String NO_OVER_COMMIT = "no-over-commit";

@@ -21,11 +21,12 @@ import java.util.Map;
 
 /**
  * Simulates a cluster run by a centralized {@link SchedulingPolicy}: jobs arrive at their submit
- * times, the policy places ready tasks on nodes with room, and each task holds its stage's demand for
- * its duration divided by the node's performance factor. Stages start when the stages they depend on
- * have finished. The policy is called once after every instant at which a job arrived or a task
- * finished, and at the times it asks for through {@link SchedulingPolicy#nextWakeUp}. A policy may
- * preempt a running task ({@link Placements#preempt}); the task starts again from the beginning later.
+ * times, the policy places ready tasks on nodes with room, and each task holds its stage's demand
+ * for its duration divided by the node's performance factor. Stages start when the stages they
+ * depend on have finished. The policy is called once after every instant at which a job arrived or
+ * a task finished, and at the times it asks for through {@link SchedulingPolicy#nextWakeUp}. A
+ * policy may preempt a running task ({@link Placements#preempt}); the task starts again from the
+ * beginning later.
  *
  * <p>This class is the simulator's {@link ClusterView} and the committer behind {@link Placements}:
  * every proposal is validated before it is applied. One instance runs once.
@@ -77,7 +78,11 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
    * @param seed the run's seed
    */
   public ClusterSimulation(
-      Workload workload, List<NodeSpec> nodeSpecs, QueueSpec queues, SchedulingPolicy policy, long seed) {
+      Workload workload,
+      List<NodeSpec> nodeSpecs,
+      QueueSpec queues,
+      SchedulingPolicy policy,
+      long seed) {
     if (nodeSpecs.isEmpty()) {
       throw new IllegalArgumentException("a cluster needs at least one node");
     }
@@ -118,13 +123,19 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
       SimQueue q = byPath.get(js.queue());
       if (q == null) {
         throw new IllegalArgumentException(
-            "job " + js.id() + " is submitted to queue '" + js.queue() + "', which is not a leaf of the"
-                + " configured queues " + byPath.keySet());
+            "job "
+                + js.id()
+                + " is submitted to queue '"
+                + js.queue()
+                + "', which is not a leaf of the"
+                + " configured queues "
+                + byPath.keySet());
       }
       jobs[i] = new SimJob(i, js, q, dims);
     }
     double origin = specs.isEmpty() ? 0 : specs.get(0).submitTime();
-    double span = specs.isEmpty() ? 1 : Math.max(1, specs.get(specs.size() - 1).submitTime() - origin);
+    double span =
+        specs.isEmpty() ? 1 : Math.max(1, specs.get(specs.size() - 1).submitTime() - origin);
     double window = Math.max(1e-3, span / 1000);
     this.cpuUtil = new UtilizationRecorder(Math.max(1, total.vcores()), origin, window, 2000);
     this.memUtil = new UtilizationRecorder(Math.max(1, total.memoryMb()), origin, window, 2000);
@@ -155,9 +166,14 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
           stuck++;
         }
       }
-      throw new IllegalStateException(stuck + " of " + jobs.length + " jobs never finished under policy '"
-          + policy.name() + "': some task fits on no node (check task demands against node capacities"
-          + " and placement constraints)");
+      throw new IllegalStateException(
+          stuck
+              + " of "
+              + jobs.length
+              + " jobs never finished under policy '"
+              + policy.name()
+              + "': some task fits on no node (check task demands against node capacities"
+              + " and placement constraints)");
     }
     double[] submit = new double[jobs.length];
     double[] firstStart = new double[jobs.length];
@@ -167,9 +183,21 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
       firstStart[j.index] = j.firstStart;
       finish[j.index] = j.finishTime;
     }
-    return new SimResult(policy.name(), List.copyOf(Arrays.stream(jobs).map(j -> j.spec).toList()),
-        submit, firstStart, finish, engine.eventsProcessed(), placements, end, wall,
-        cpuUtil.mean(end), memUtil.mean(end), cpuUtil.times(), cpuUtil.values(), memUtil.values());
+    return new SimResult(
+        policy.name(),
+        List.copyOf(Arrays.stream(jobs).map(j -> j.spec).toList()),
+        submit,
+        firstStart,
+        finish,
+        engine.eventsProcessed(),
+        placements,
+        end,
+        wall,
+        cpuUtil.mean(end),
+        memUtil.mean(end),
+        cpuUtil.times(),
+        cpuUtil.values(),
+        memUtil.values());
   }
 
   // ---- events -------------------------------------------------------------------------------
@@ -306,7 +334,8 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
     cStart[c] = now;
     cTask[c] = task;
     j.addContainer(c, cPos);
-    cHandle[c] = engine.at(now + s.duration(task) / nodes[node].performanceFactor(), TASK_FINISH, c, 0);
+    cHandle[c] =
+        engine.at(now + s.duration(task) / nodes[node].performanceFactor(), TASK_FINISH, c, 0);
     placements++;
     return Outcome.PLACED;
   }
@@ -455,18 +484,31 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
       for (int k = 0; k < j.containerCount; k++) {
         int c = j.containers[k];
         if (cNode[c] == index) {
-          out.add(new SimContainer(j.spec.id() + "/s" + cStage[c] + "/t" + cTask[c], j.spec.id(), index,
-              j.spec.stages().get(cStage[c]).taskDemand(), ExecutionType.GUARANTEED, cStart[c]));
+          out.add(
+              new SimContainer(
+                  j.spec.id() + "/s" + cStage[c] + "/t" + cTask[c],
+                  j.spec.id(),
+                  index,
+                  j.spec.stages().get(cStage[c]).taskDemand(),
+                  ExecutionType.GUARANTEED,
+                  cStart[c]));
         }
       }
     }
-    out.sort(java.util.Comparator.comparingDouble(SimContainer::startTime).thenComparing(SimContainer::id));
+    out.sort(
+        java.util.Comparator.comparingDouble(SimContainer::startTime)
+            .thenComparing(SimContainer::id));
     return out;
   }
 
   /** A running task as a {@link ContainerView}. */
   private record SimContainer(
-      String id, String jobId, int node, Resource resource, ExecutionType executionType, double startTime)
+      String id,
+      String jobId,
+      int node,
+      Resource resource,
+      ExecutionType executionType,
+      double startTime)
       implements ContainerView {}
 
   // ---- state --------------------------------------------------------------------------------
@@ -613,7 +655,9 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
       if (!hasRunnableTask()) {
         throw new IllegalStateException("job " + spec.id() + " has no task ready to start");
       }
-      return spec.stages().get(killedCount > 0 ? killedStage[killedCount - 1] : ready[readyHead]).taskDemand();
+      return spec.stages()
+          .get(killedCount > 0 ? killedStage[killedCount - 1] : ready[readyHead])
+          .taskDemand();
     }
 
     @Override

@@ -6,8 +6,8 @@ import java.util.Arrays;
  * A priority queue of simulation events on primitive arrays, ordered by time and then by insertion
  * order, so that simultaneous events always come out in the order they were scheduled (stable,
  * deterministic tie-breaking). Each event carries an int kind and two int arguments; the meaning of
- * those belongs to the model. Events can be cancelled in O(log n) through the handle
- * {@link #schedule} returns; a handle whose event has already fired or been cancelled is ignored, so
+ * those belongs to the model. Events can be cancelled in O(log n) through the handle {@link
+ * #schedule} returns; a handle whose event has already fired or been cancelled is ignored, so
  * cancellation is idempotent.
  *
  * <p>The heap is 4-ary over slot indices into struct-of-arrays storage, with a free list, so a run
@@ -87,7 +87,9 @@ public final class EventQueue {
     return ((long) generation[slot] << 32) | slot;
   }
 
-  /** Cancels the event behind {@code handle}; returns false if it already fired or was cancelled. */
+  /**
+   * Cancels the event behind {@code handle}; returns false if it already fired or was cancelled.
+   */
   public boolean cancel(long handle) {
     if (handle < 0) {
       return false;

@@ -20,8 +20,8 @@ import java.util.function.Consumer;
 
 /**
  * The simulator's driver of an {@link OfferPolicy}: a {@link SchedulingPolicy} that {@link
- * ClusterSimulation} runs unchanged, offering nodes to the policy the way CapacityScheduler offers a
- * heartbeating node to a leaf queue's ordering policy. Rota's YARN adapter ({@code
+ * ClusterSimulation} runs unchanged, offering nodes to the policy the way CapacityScheduler offers
+ * a heartbeating node to a leaf queue's ordering policy. Rota's YARN adapter ({@code
  * dev.rota.yarn.policy.OfferOrderingPolicy}) follows the same rules, so one policy instance makes
  * the same decisions in both:
  *
@@ -73,7 +73,8 @@ public final class OfferPass implements SchedulingPolicy {
     if (admitted.isEmpty()) {
       return;
     }
-    // nodes only fill up during a pass: the open ones at its start, in index order, are all there is to offer
+    // nodes only fill up during a pass: the open ones at its start, in index order, are all there
+    // is to offer
     int[] open = new int[view.openNodeCount()];
     for (int k = 0; k < open.length; k++) {
       open[k] = view.openNode(k);
@@ -125,7 +126,8 @@ public final class OfferPass implements SchedulingPolicy {
     return Collections.unmodifiableList(out);
   }
 
-  private static Decision offer(int node, List<JobView> ranked, ClusterView view, Placements placements) {
+  private static Decision offer(
+      int node, List<JobView> ranked, ClusterView view, Placements placements) {
     for (JobView job : ranked) {
       if (!job.hasRunnableTask()) {
         continue;
@@ -143,14 +145,19 @@ public final class OfferPass implements SchedulingPolicy {
         return Decision.placed(spec.id(), view.node(node).id(), demand);
       }
       throw new IllegalStateException(
-          "the simulator refused a placement the offer checked (" + outcome + ") for job " + spec.id()
-              + " on node " + view.node(node).id());
+          "the simulator refused a placement the offer checked ("
+              + outcome
+              + ") for job "
+              + spec.id()
+              + " on node "
+              + view.node(node).id());
     }
     return null;
   }
 
   private List<JobView> checked(List<JobView> ranked, List<JobView> candidates, int node) {
-    Objects.requireNonNull(ranked, () -> "policy " + policy.name() + " ranked null for node " + node);
+    Objects.requireNonNull(
+        ranked, () -> "policy " + policy.name() + " ranked null for node " + node);
     Map<JobView, Boolean> allowed = new IdentityHashMap<>();
     for (JobView c : candidates) {
       allowed.put(c, Boolean.TRUE);
@@ -158,8 +165,12 @@ public final class OfferPass implements SchedulingPolicy {
     for (JobView r : ranked) {
       if (!allowed.containsKey(r)) {
         throw new IllegalStateException(
-            "policy " + policy.name() + " ranked job " + (r == null ? "null" : r.spec().id())
-                + ", which is not a candidate for node " + node);
+            "policy "
+                + policy.name()
+                + " ranked job "
+                + (r == null ? "null" : r.spec().id())
+                + ", which is not a candidate for node "
+                + node);
       }
     }
     return ranked;

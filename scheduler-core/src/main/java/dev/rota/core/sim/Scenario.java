@@ -1,11 +1,11 @@
 package dev.rota.core.sim;
 
+import dev.rota.core.metrics.JobClass;
 import dev.rota.core.model.JobSpec;
 import dev.rota.core.model.NodeSpec;
 import dev.rota.core.model.QueueSpec;
 import dev.rota.core.model.Resource;
 import dev.rota.core.model.Workload;
-import dev.rota.core.metrics.JobClass;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -60,14 +60,21 @@ public record Scenario(
       }
       if (queues.leaves().size() != 2) {
         throw new IllegalArgumentException(
-            "queue assignment by-class needs exactly two leaf queues (short, long), got " + queues.leaves().size());
+            "queue assignment by-class needs exactly two leaf queues (short, long), got "
+                + queues.leaves().size());
       }
     }
   }
 
   public static Scenario of(int workers) {
-    return new Scenario(workers, Resource.SLOT, QueueSpec.singleDefault(), QueueAssignment.AS_IS,
-        DEFAULT_SEED, Double.NaN, Map.of());
+    return new Scenario(
+        workers,
+        Resource.SLOT,
+        QueueSpec.singleDefault(),
+        QueueAssignment.AS_IS,
+        DEFAULT_SEED,
+        Double.NaN,
+        Map.of());
   }
 
   public Scenario withSeed(long s) {
@@ -110,11 +117,14 @@ public record Scenario(
       }
       return w;
     }
-    return remap(w, (i, j) -> switch (assignment) {
-      case ROUND_ROBIN -> leaves.get(i % leaves.size());
-      case BY_CLASS -> leaves.get(JobClass.of(j, cutoffSeconds) == JobClass.SHORT ? 0 : 1);
-      case AS_IS -> j.queue();
-    });
+    return remap(
+        w,
+        (i, j) ->
+            switch (assignment) {
+              case ROUND_ROBIN -> leaves.get(i % leaves.size());
+              case BY_CLASS -> leaves.get(JobClass.of(j, cutoffSeconds) == JobClass.SHORT ? 0 : 1);
+              case AS_IS -> j.queue();
+            });
   }
 
   private interface QueueRule {
@@ -125,8 +135,19 @@ public record Scenario(
     List<JobSpec> out = new ArrayList<>(w.jobs().size());
     for (int i = 0; i < w.jobs().size(); i++) {
       JobSpec j = w.jobs().get(i);
-      out.add(new JobSpec(j.id(), j.user(), rule.queueOf(i, j), j.submitTime(), j.stages(), j.priority(),
-          j.reservationId(), j.constraints(), j.demandProfile(), j.estimatedTaskDuration(), j.tags()));
+      out.add(
+          new JobSpec(
+              j.id(),
+              j.user(),
+              rule.queueOf(i, j),
+              j.submitTime(),
+              j.stages(),
+              j.priority(),
+              j.reservationId(),
+              j.constraints(),
+              j.demandProfile(),
+              j.estimatedTaskDuration(),
+              j.tags()));
     }
     return new Workload(w.name(), out);
   }

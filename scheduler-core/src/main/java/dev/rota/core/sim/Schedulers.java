@@ -24,7 +24,8 @@ public final class Schedulers {
    * @param runners the listed schedulers; names are unique
    * @param parser resolves a name that is not listed (e.g. {@code eagle+dice+eirene}), or empty
    */
-  public Schedulers(List<SimulationRunner> runners, Function<String, Optional<SimulationRunner>> parser) {
+  public Schedulers(
+      List<SimulationRunner> runners, Function<String, Optional<SimulationRunner>> parser) {
     Map<String, SimulationRunner> m = new LinkedHashMap<>();
     for (SimulationRunner r : runners) {
       if (m.putIfAbsent(r.name(), r) != null) {
@@ -49,8 +50,15 @@ public final class Schedulers {
     if (r != null) {
       return r;
     }
-    return parser.apply(name).orElseThrow(() -> new IllegalArgumentException(
-        "unknown scheduler '" + name + "'; known schedulers: " + String.join(", ", runners.keySet())));
+    return parser
+        .apply(name)
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "unknown scheduler '"
+                        + name
+                        + "'; known schedulers: "
+                        + String.join(", ", runners.keySet())));
   }
 
   /** A runner for a centralized policy on {@link ClusterSimulation}. */
@@ -62,12 +70,14 @@ public final class Schedulers {
       }
 
       @Override
-      public SimResult run(Workload w, Scenario s, SimEngine.ProgressListener progress, long every) {
+      public SimResult run(
+          Workload w, Scenario s, SimEngine.ProgressListener progress, long every) {
         if (!s.settings().isEmpty()) {
           throw new IllegalArgumentException(
               "scheduler '" + name + "' has no settings, got " + s.settings().keySet());
         }
-        ClusterSimulation sim = new ClusterSimulation(s.assignQueues(w), s.nodes(), s.queues(), policy.get(), s.seed());
+        ClusterSimulation sim =
+            new ClusterSimulation(s.assignQueues(w), s.nodes(), s.queues(), policy.get(), s.seed());
         if (progress != null) {
           sim.engine().setProgressListener(progress, every);
         }
@@ -76,7 +86,9 @@ public final class Schedulers {
     };
   }
 
-  /** A runner for an {@link OfferPolicy} driven by {@link OfferPass} on {@link ClusterSimulation}. */
+  /**
+   * A runner for an {@link OfferPolicy} driven by {@link OfferPass} on {@link ClusterSimulation}.
+   */
   public static SimulationRunner offers(String name, Supplier<OfferPolicy> policy) {
     return centralized(name, () -> new OfferPass(policy.get()));
   }

@@ -4,9 +4,9 @@ import java.util.SplittableRandom;
 import java.util.random.RandomGenerator;
 
 /**
- * The discrete-event core every Rota simulation runs on: a virtual clock, an {@link EventQueue}, and
- * a seeded random generator. Single-threaded by contract; the same seed and the same sequence of
- * schedule calls give the same run, event for event.
+ * The discrete-event core every Rota simulation runs on: a virtual clock, an {@link EventQueue},
+ * and a seeded random generator. Single-threaded by contract; the same seed and the same sequence
+ * of schedule calls give the same run, event for event.
  *
  * <p>{@link #run} hands each event to the model, and after the last event of each instant calls the
  * model's {@link Model#afterInstant} hook once, which is where schedulers decide (the simulated
@@ -65,7 +65,9 @@ public final class SimEngine {
     return queue.size();
   }
 
-  /** Schedules an event at absolute time {@code t >= now()}; returns a handle for {@link #cancel}. */
+  /**
+   * Schedules an event at absolute time {@code t >= now()}; returns a handle for {@link #cancel}.
+   */
   public long at(double t, int kind, int a, int b) {
     if (t < now) {
       throw new IllegalArgumentException("cannot schedule in the past: t=" + t + " < now=" + now);

@@ -74,25 +74,27 @@ public record SimResult(
 
   /**
    * The summary.json object: scheduler, counts, speed, utilization, and latency percentiles for all
-   * jobs and, when {@code cutoff} is finite, for short and long jobs separately (otherwise those two
-   * are null).
+   * jobs and, when {@code cutoff} is finite, for short and long jobs separately (otherwise those
+   * two are null).
    */
-  public Map<String, Object> summary(String trace, int workers, long seed, double cutoff, double wallSeconds) {
-    Map<String, Object> m = Json.obj(
-        "scheduler", scheduler,
-        "trace", trace,
-        "workers", workers,
-        "seed", seed,
-        "jobs", jobs.size(),
-        "tasks", taskCount(),
-        "events", events,
-        "wall_seconds", wallSeconds,
-        "sim_seconds", simWallSeconds,
-        "events_per_second", simWallSeconds > 0 ? events / simWallSeconds : null,
-        "makespan_seconds", endTime,
-        "utilization", cpuUtilization,
-        "utilization_memory", memoryUtilization,
-        "cutoff_seconds", Double.isFinite(cutoff) ? cutoff : null);
+  public Map<String, Object> summary(
+      String trace, int workers, long seed, double cutoff, double wallSeconds) {
+    Map<String, Object> m =
+        Json.obj(
+            "scheduler", scheduler,
+            "trace", trace,
+            "workers", workers,
+            "seed", seed,
+            "jobs", jobs.size(),
+            "tasks", taskCount(),
+            "events", events,
+            "wall_seconds", wallSeconds,
+            "sim_seconds", simWallSeconds,
+            "events_per_second", simWallSeconds > 0 ? events / simWallSeconds : null,
+            "makespan_seconds", endTime,
+            "utilization", cpuUtilization,
+            "utilization_memory", memoryUtilization,
+            "cutoff_seconds", Double.isFinite(cutoff) ? cutoff : null);
     boolean split = Double.isFinite(cutoff);
     m.put("short", split ? new Percentiles(latencies(JobClass.SHORT, cutoff)).toJson() : null);
     m.put("long", split ? new Percentiles(latencies(JobClass.LONG, cutoff)).toJson() : null);
@@ -112,16 +114,32 @@ public record SimResult(
   }
 
   public void writeJobsCsv(Writer w, double cutoff) throws IOException {
-    w.write("job_id,queue,class,submit,first_start,finish,latency,tasks,task_seconds,mean_task_seconds\n");
+    w.write(
+        "job_id,queue,class,submit,first_start,finish,latency,tasks,task_seconds,mean_task_seconds\n");
     StringBuilder sb = new StringBuilder(128);
     for (int i = 0; i < jobs.size(); i++) {
       JobSpec j = jobs.get(i);
       sb.setLength(0);
-      sb.append(j.id()).append(',').append(j.queue()).append(',')
-          .append(Double.isFinite(cutoff) ? JobClass.of(j, cutoff).label() : "").append(',')
-          .append(submit[i]).append(',').append(firstStart[i]).append(',').append(finish[i]).append(',')
-          .append(latency(i)).append(',').append(j.taskCount()).append(',')
-          .append(j.taskSeconds()).append(',').append(j.meanTaskDuration()).append('\n');
+      sb.append(j.id())
+          .append(',')
+          .append(j.queue())
+          .append(',')
+          .append(Double.isFinite(cutoff) ? JobClass.of(j, cutoff).label() : "")
+          .append(',')
+          .append(submit[i])
+          .append(',')
+          .append(firstStart[i])
+          .append(',')
+          .append(finish[i])
+          .append(',')
+          .append(latency(i))
+          .append(',')
+          .append(j.taskCount())
+          .append(',')
+          .append(j.taskSeconds())
+          .append(',')
+          .append(j.meanTaskDuration())
+          .append('\n');
       w.write(sb.toString());
     }
   }

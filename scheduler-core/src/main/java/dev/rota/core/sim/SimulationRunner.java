@@ -4,8 +4,8 @@ import dev.rota.core.model.Workload;
 
 /**
  * Runs one scheduler over a workload. Each scheduler family supplies one: the centralized policies
- * run on {@link ClusterSimulation}; distributed and hybrid schedulers bring their own worker model on
- * the same {@link SimEngine}.
+ * run on {@link ClusterSimulation}; distributed and hybrid schedulers bring their own worker model
+ * on the same {@link SimEngine}.
  */
 public interface SimulationRunner {
   /** The scheduler name as given on the CLI. */
@@ -16,5 +16,9 @@ public interface SimulationRunner {
    *
    * @param progress called every {@code progressEvery} events, or null for none
    */
-  SimResult run(Workload workload, Scenario scenario, SimEngine.ProgressListener progress, long progressEvery);
+  SimResult run(
+      Workload workload,
+      Scenario scenario,
+      SimEngine.ProgressListener progress,
+      long progressEvery);
 }

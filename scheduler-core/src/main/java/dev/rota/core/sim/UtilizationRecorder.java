@@ -3,10 +3,11 @@ package dev.rota.core.sim;
 import java.util.Arrays;
 
 /**
- * Time-weighted utilization, from an origin (the first job's submission) on, of a quantity (e.g. used vcores out of the total) in fixed windows. The
- * window starts at {@code initialWindow} seconds and doubles (merging pairs of windows) whenever more
- * than {@code maxWindows} would be needed, so the series stays small for runs of any length and is
- * still exact: each window holds the integral of the used amount over it.
+ * Time-weighted utilization, from an origin (the first job's submission) on, of a quantity (e.g.
+ * used vcores out of the total) in fixed windows. The window starts at {@code initialWindow}
+ * seconds and doubles (merging pairs of windows) whenever more than {@code maxWindows} would be
+ * needed, so the series stays small for runs of any length and is still exact: each window holds
+ * the integral of the used amount over it.
  */
 public final class UtilizationRecorder {
   private final double capacity;
@@ -109,7 +110,9 @@ public final class UtilizationRecorder {
     return t;
   }
 
-  /** Mean utilization in each window (the last, partial window is averaged over its covered part). */
+  /**
+   * Mean utilization in each window (the last, partial window is averaged over its covered part).
+   */
   public double[] values() {
     double[] v = new double[windows];
     for (int i = 0; i < windows; i++) {

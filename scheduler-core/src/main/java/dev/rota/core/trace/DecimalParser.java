@@ -4,8 +4,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Parses ASCII decimal numbers straight from a byte buffer. Plain decimals whose digits fit in 2^53
- * with at most 22 fractional digits take the exact fast path (Clinger): the integer mantissa and the
- * power of ten are both exactly representable, so one IEEE division gives the correctly rounded
+ * with at most 22 fractional digits take the exact fast path (Clinger): the integer mantissa and
+ * the power of ten are both exactly representable, so one IEEE division gives the correctly rounded
  * result, the same double {@link Double#parseDouble} returns. Anything else (exponents, longer
  * mantissas, signs other than a leading minus) falls back to {@link Double#parseDouble}.
  */

@@ -18,11 +18,16 @@ public final class SharedData {
     return Path.of(p != null ? p : "../shared").toAbsolutePath().normalize();
   }
 
-  /** A trace under {@code data/traces/}, e.g. {@code trace("eagle/YH1_sub.tr")}; fails clearly if absent. */
+  /**
+   * A trace under {@code data/traces/}, e.g. {@code trace("eagle/YH1_sub.tr")}; fails clearly if
+   * absent.
+   */
   public static Path trace(String relative) throws NoSuchFileException {
     Path f = dir().resolve("data/traces").resolve(relative);
     if (!Files.isRegularFile(f)) {
-      throw new NoSuchFileException(f.toString(), null,
+      throw new NoSuchFileException(
+          f.toString(),
+          null,
           "shared trace not found (set -D" + PROPERTY + " to the shared/ directory)");
     }
     return f;

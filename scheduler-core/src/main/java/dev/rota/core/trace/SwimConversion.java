@@ -37,7 +37,8 @@ public record SwimConversion(
   private static final long MIB = 1L << 20;
 
   public static final SwimConversion DEFAULT =
-      new SwimConversion(128 * MIB, 1024 * MIB, 64.0 * MIB, 32.0 * MIB, 32.0 * MIB, 2.0, 2000, Resource.SLOT);
+      new SwimConversion(
+          128 * MIB, 1024 * MIB, 64.0 * MIB, 32.0 * MIB, 32.0 * MIB, 2.0, 2000, Resource.SLOT);
 
   public SwimConversion {
     if (blockBytes <= 0 || reduceInputBytes <= 0) {
@@ -58,7 +59,9 @@ public record SwimConversion(
 
   /** Number of reduce tasks for {@code shuffleBytes}; 0 for a map-only job. */
   public int reduces(long shuffleBytes) {
-    return shuffleBytes == 0 ? 0 : (int) Math.min(maxTasksPerStage, Math.max(1, ceilDiv(shuffleBytes, reduceInputBytes)));
+    return shuffleBytes == 0
+        ? 0
+        : (int) Math.min(maxTasksPerStage, Math.max(1, ceilDiv(shuffleBytes, reduceInputBytes)));
   }
 
   public double mapSeconds(long inputBytes, int maps) {

@@ -39,17 +39,20 @@ public final class SwimTraceReader {
         }
         String[] f = line.strip().split("\t");
         if (f.length != 6) {
-          throw new TraceFormatException(file, lineNo,
+          throw new TraceFormatException(
+              file,
+              lineNo,
               "expected 6 tab-separated fields (job_id submit_s gap_s map_input_bytes shuffle_bytes"
-                  + " reduce_output_bytes), got " + f.length);
+                  + " reduce_output_bytes), got "
+                  + f.length);
         }
         double submit = EagleTraceReader.number(file, lineNo, f[1], "submit_time");
         long input = bytes(file, lineNo, f[3], "map_input_bytes");
         long shuffle = bytes(file, lineNo, f[4], "shuffle_bytes");
         long output = bytes(file, lineNo, f[5], "reduce_output_bytes");
         if (submit < prev) {
-          throw new TraceFormatException(file, lineNo,
-              "submit time " + f[1] + " is earlier than the previous job's " + prev);
+          throw new TraceFormatException(
+              file, lineNo, "submit time " + f[1] + " is earlier than the previous job's " + prev);
         }
         prev = submit;
         int maps = conv.maps(input);
@@ -58,12 +61,20 @@ public final class SwimTraceReader {
         Arrays.fill(md, mapSeconds);
         int reduces = conv.reduces(shuffle);
         double reduceSeconds = reduces == 0 ? 0 : conv.reduceSeconds(shuffle, output, reduces);
-        JobSpec.Builder b = JobSpec.builder(f[0].strip())
-            .submitTime(submit)
-            .estimatedTaskDuration((maps * mapSeconds + reduces * reduceSeconds) / (maps + reduces))
-            .tags(Map.of("swim.input_bytes", Long.toString(input), "swim.shuffle_bytes", Long.toString(shuffle),
-                "swim.output_bytes", Long.toString(output)))
-            .stage(conv.taskDemand(), md);
+        JobSpec.Builder b =
+            JobSpec.builder(f[0].strip())
+                .submitTime(submit)
+                .estimatedTaskDuration(
+                    (maps * mapSeconds + reduces * reduceSeconds) / (maps + reduces))
+                .tags(
+                    Map.of(
+                        "swim.input_bytes",
+                        Long.toString(input),
+                        "swim.shuffle_bytes",
+                        Long.toString(shuffle),
+                        "swim.output_bytes",
+                        Long.toString(output)))
+                .stage(conv.taskDemand(), md);
         if (reduces > 0) {
           double[] rd = new double[reduces];
           Arrays.fill(rd, reduceSeconds);
@@ -86,7 +97,8 @@ public final class SwimTraceReader {
       }
       return v;
     } catch (NumberFormatException e) {
-      throw new TraceFormatException(file, line, what + " is not a whole number of bytes: '" + token + "'");
+      throw new TraceFormatException(
+          file, line, what + " is not a whole number of bytes: '" + token + "'");
     }
   }
 }

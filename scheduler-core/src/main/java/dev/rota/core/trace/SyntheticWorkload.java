@@ -17,7 +17,8 @@ public final class SyntheticWorkload {
   private SyntheticWorkload() {}
 
   /**
-   * @param tasks total number of tasks (jobs are added until it is reached; the last job is trimmed)
+   * @param tasks total number of tasks (jobs are added until it is reached; the last job is
+   *     trimmed)
    * @param workers cluster size the load is computed for
    * @param load target utilization in (0, 1]
    * @param meanTasksPerJob mean tasks per job
@@ -25,10 +26,20 @@ public final class SyntheticWorkload {
    * @param seed random seed
    */
   public static Workload generate(
-      long tasks, int workers, double load, double meanTasksPerJob, double meanTaskSeconds, long seed) {
-    if (tasks < 1 || workers < 1 || !(load > 0 && load <= 1) || !(meanTasksPerJob >= 1) || !(meanTaskSeconds > 0)) {
-      throw new IllegalArgumentException("synthetic workload needs tasks >= 1, workers >= 1, load in (0,1],"
-          + " mean tasks per job >= 1 and a positive mean task duration");
+      long tasks,
+      int workers,
+      double load,
+      double meanTasksPerJob,
+      double meanTaskSeconds,
+      long seed) {
+    if (tasks < 1
+        || workers < 1
+        || !(load > 0 && load <= 1)
+        || !(meanTasksPerJob >= 1)
+        || !(meanTaskSeconds > 0)) {
+      throw new IllegalArgumentException(
+          "synthetic workload needs tasks >= 1, workers >= 1, load in (0,1],"
+              + " mean tasks per job >= 1 and a positive mean task duration");
     }
     SplittableRandom rnd = new SplittableRandom(seed);
     // job arrival rate such that offered work = load * workers
@@ -51,11 +62,12 @@ public final class SyntheticWorkload {
         sum += d[i];
       }
       remaining -= n;
-      jobs.add(JobSpec.builder("syn-" + (jobs.size() + 1))
-          .submitTime(t)
-          .stage(Resource.SLOT, d)
-          .estimatedTaskDuration(sum / n)
-          .build());
+      jobs.add(
+          JobSpec.builder("syn-" + (jobs.size() + 1))
+              .submitTime(t)
+              .stage(Resource.SLOT, d)
+              .estimatedTaskDuration(sum / n)
+              .build());
     }
     return new Workload("synthetic-" + tasks + "-tasks", jobs);
   }

@@ -6,7 +6,10 @@ import java.util.Locale;
 public enum TraceFormat {
   /** Eagle/Hawk simulator format: {@code submit_time num_tasks mean_duration d_1 ... d_n}. */
   EAGLE,
-  /** SWIM workload .tsv: {@code job_id submit_s gap_s map_input_bytes shuffle_bytes reduce_output_bytes}. */
+  /**
+   * SWIM workload .tsv: {@code job_id submit_s gap_s map_input_bytes shuffle_bytes
+   * reduce_output_bytes}.
+   */
   SWIM;
 
   /** Parses a CLI name ("eagle", "swim"), naming the accepted values when it fails. */
@@ -14,7 +17,8 @@ public enum TraceFormat {
     try {
       return valueOf(name.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("unknown trace format '" + name + "', expected eagle or swim", e);
+      throw new IllegalArgumentException(
+          "unknown trace format '" + name + "', expected eagle or swim", e);
     }
   }
 

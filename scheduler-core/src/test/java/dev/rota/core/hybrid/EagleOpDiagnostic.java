@@ -1,5 +1,6 @@
 package dev.rota.core.hybrid;
 
+import dev.rota.core.catalog.Catalog;
 import dev.rota.core.metrics.JobClass;
 import dev.rota.core.metrics.Percentiles;
 import dev.rota.core.model.Workload;
@@ -11,7 +12,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-import dev.rota.core.catalog.Catalog;
 /**
  * Diagnostic (not a test): why Opportunistic Preemption finds nothing to preempt on Eagle. A
  * read-only mechanism samples the cluster every {@code step} seconds and counts general-partition
@@ -107,47 +107,66 @@ public final class EagleOpDiagnostic {
     double step = args.length > 4 ? Double.parseDouble(args[4]) : 60;
     long seed = args.length > 5 ? Long.parseLong(args[5]) : Scenario.DEFAULT_SEED;
     Probe[] holder = new Probe[1];
-    MechanismFactory diag = new MechanismFactory() {
-      @Override
-      public String name() {
-        return "diag";
-      }
+    MechanismFactory diag =
+        new MechanismFactory() {
+          @Override
+          public String name() {
+            return "diag";
+          }
 
-      @Override
-      public String family() {
-        return "diag";
-      }
+          @Override
+          public String family() {
+            return "diag";
+          }
 
-      @Override
-      public Set<String> settingKeys() {
-        return Set.of();
-      }
+          @Override
+          public Set<String> settingKeys() {
+            return Set.of();
+          }
 
-      @Override
-      public boolean supports(HybridSystem b) {
-        return true;
-      }
+          @Override
+          public boolean supports(HybridSystem b) {
+            return true;
+          }
 
-      @Override
-      public HybridMechanism create(HybridSystem b, Map<String, String> settings) {
-        holder[0] = new Probe(step);
-        return holder[0];
-      }
-    };
+          @Override
+          public HybridMechanism create(HybridSystem b, Map<String, String> settings) {
+            holder[0] = new Probe(step);
+            return holder[0];
+          }
+        };
     var catalog = Catalog.HYBRID.with(diag, base + "+diag");
     Workload w = Traces.read(trace);
-    HybridRun run = catalog.runner(base + "+diag").runDetailed(w, Scenario.of(workers).withCutoff(cutoff).withSeed(seed), null, 1);
+    HybridRun run =
+        catalog
+            .runner(base + "+diag")
+            .runDetailed(w, Scenario.of(workers).withCutoff(cutoff).withSeed(seed), null, 1);
     SimResult r = run.result();
     Percentiles sh = new Percentiles(r.latencies(JobClass.SHORT, cutoff));
     Probe p = holder[0];
     double s = p.samples;
-    System.out.println(String.format(Locale.ROOT,
-        "%s %s N=%d seed=%d short P50 %.1f P90 %.1f | samples %d (every %.0f s) | mean per sample: general running long %.1f, "
-            + "of which with short work queued %.3f (max %d, samples with >=1: %d), with any short probe %.3f; "
-            + "general not running long but holding long work + short work queued %.3f; short probes queued: general %.1f, short partition %.1f",
-        trace.getFileName(), base, workers, seed, sh.at(50), sh.at(90), p.samples, step, p.longRunning / s,
-        p.longRunningWithShort / s, p.maxLongRunningWithShort, p.samplesWithAny, p.longRunningWithAnyShort / s,
-        p.longQueuedWithShort / s, p.shortQueuedGeneral / s, p.shortQueuedShortPart / s));
+    System.out.println(
+        String.format(
+            Locale.ROOT,
+            "%s %s N=%d seed=%d short P50 %.1f P90 %.1f | samples %d (every %.0f s) | mean per sample: general running long %.1f, "
+                + "of which with short work queued %.3f (max %d, samples with >=1: %d), with any short probe %.3f; "
+                + "general not running long but holding long work + short work queued %.3f; short probes queued: general %.1f, short partition %.1f",
+            trace.getFileName(),
+            base,
+            workers,
+            seed,
+            sh.at(50),
+            sh.at(90),
+            p.samples,
+            step,
+            p.longRunning / s,
+            p.longRunningWithShort / s,
+            p.maxLongRunningWithShort,
+            p.samplesWithAny,
+            p.longRunningWithAnyShort / s,
+            p.longQueuedWithShort / s,
+            p.shortQueuedGeneral / s,
+            p.shortQueuedShortPart / s));
     System.out.println("  " + run.stats().counters());
   }
 }

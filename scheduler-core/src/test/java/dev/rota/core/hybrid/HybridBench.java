@@ -1,5 +1,6 @@
 package dev.rota.core.hybrid;
 
+import dev.rota.core.catalog.Catalog;
 import dev.rota.core.metrics.JobClass;
 import dev.rota.core.metrics.Percentiles;
 import dev.rota.core.model.Workload;
@@ -11,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
-import dev.rota.core.catalog.Catalog;
 /**
  * Benchmark and fidelity driver (not a test): one process per row, so that whole-process wall time
  * (JVM start included) can be measured from outside.
@@ -55,12 +55,25 @@ public final class HybridBench {
       SimResult r = run.result();
       Percentiles sh = new Percentiles(r.latencies(JobClass.SHORT, cutoff));
       Percentiles lo = new Percentiles(r.latencies(JobClass.LONG, cutoff));
-      System.out.println(String.format(Locale.ROOT,
-          "%s %s N=%d seed=%d short P50 %.1f P90 %.1f P99 %.1f | long P50 %.1f P90 %.1f | events %d loop %.2fs read %.2fs",
-          trace.getFileName(), sched, workers, s, sh.at(50), sh.at(90), sh.at(99), lo.at(50), lo.at(90), r.events(),
-          r.simWallSeconds(), read));
+      System.out.println(
+          String.format(
+              Locale.ROOT,
+              "%s %s N=%d seed=%d short P50 %.1f P90 %.1f P99 %.1f | long P50 %.1f P90 %.1f | events %d loop %.2fs read %.2fs",
+              trace.getFileName(),
+              sched,
+              workers,
+              s,
+              sh.at(50),
+              sh.at(90),
+              sh.at(99),
+              lo.at(50),
+              lo.at(90),
+              r.events(),
+              r.simWallSeconds(),
+              read));
       if (counters) {
-        System.out.println("  " + run.stats().counters() + " peakWindowWait=" + run.stats().peakWindowMeanWait());
+        System.out.println(
+            "  " + run.stats().counters() + " peakWindowWait=" + run.stats().peakWindowMeanWait());
       }
     }
   }

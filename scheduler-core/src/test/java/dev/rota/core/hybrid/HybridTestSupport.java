@@ -1,5 +1,6 @@
 package dev.rota.core.hybrid;
 
+import dev.rota.core.catalog.Catalog;
 import dev.rota.core.model.JobSpec;
 import dev.rota.core.model.Resource;
 import dev.rota.core.model.Workload;
@@ -9,7 +10,6 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.LongPredicate;
 
-import dev.rota.core.catalog.Catalog;
 /** Helpers shared by the hybrid tests (hand-computed scenarios on a few workers). */
 public final class HybridTestSupport {
   public static final double YAHOO_CUTOFF = 90.5811;
@@ -24,12 +24,18 @@ public final class HybridTestSupport {
       mean += d;
     }
     mean /= durations.length;
-    return JobSpec.builder(id).submitTime(submit).stage(Resource.SLOT, durations).estimatedTaskDuration(mean).build();
+    return JobSpec.builder(id)
+        .submitTime(submit)
+        .stage(Resource.SLOT, durations)
+        .estimatedTaskDuration(mean)
+        .build();
   }
 
-  public static HybridRun run(String scheduler, int workers, long seed, Map<String, String> settings, JobSpec... jobs) {
+  public static HybridRun run(
+      String scheduler, int workers, long seed, Map<String, String> settings, JobSpec... jobs) {
     Workload w = new Workload("test", List.of(jobs));
-    Scenario s = Scenario.of(workers).withCutoff(YAHOO_CUTOFF).withSeed(seed).withSettings(settings);
+    Scenario s =
+        Scenario.of(workers).withCutoff(YAHOO_CUTOFF).withSeed(seed).withSettings(settings);
     return Catalog.HYBRID.runner(scheduler).runDetailed(w, s, null, 1);
   }
 
@@ -37,7 +43,10 @@ public final class HybridTestSupport {
     return r.result().finish()[job];
   }
 
-  /** Whether the first draws of {@code nextInt(bound)} from the model's stream of {@code seed} are {@code draws}. */
+  /**
+   * Whether the first draws of {@code nextInt(bound)} from the model's stream of {@code seed} are
+   * {@code draws}.
+   */
   public static boolean modelDraws(long seed, int bound, int... draws) {
     SplittableRandom r = new SplittableRandom(seed);
     for (int d : draws) {

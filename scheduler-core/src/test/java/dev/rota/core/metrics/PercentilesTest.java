@@ -23,7 +23,11 @@ class PercentilesTest {
 
   @Test
   void jsonIsStableAndWritesNonFiniteAsNull() {
-    String s = Json.write(Json.obj("a", 1.0, "b", 0.25, "c", Double.NaN, "d", "q\"t", "e", Json.list(1, 2)));
-    assertEquals("{\n  \"a\": 1,\n  \"b\": 0.25,\n  \"c\": null,\n  \"d\": \"q\\\"t\",\n  \"e\": [\n    1,\n    2\n  ]\n}\n", s);
+    String s =
+        Json.write(
+            Json.obj("a", 1.0, "b", 0.25, "c", Double.NaN, "d", "q\"t", "e", Json.list(1, 2)));
+    assertEquals(
+        "{\n  \"a\": 1,\n  \"b\": 0.25,\n  \"c\": null,\n  \"d\": \"q\\\"t\",\n  \"e\": [\n    1,\n    2\n  ]\n}\n",
+        s);
   }
 }

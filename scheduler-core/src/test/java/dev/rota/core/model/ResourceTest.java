@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 class ResourceTest {
   record FitCase(String name, Resource demand, Resource free, boolean fits) {
@@ -21,10 +21,22 @@ class ResourceTest {
   static Stream<FitCase> fitCases() {
     return Stream.of(
         new FitCase("equal vectors fit", Resource.of(1024, 1), Resource.of(1024, 1), true),
-        new FitCase("memory short by one MiB does not fit", Resource.of(1025, 1), Resource.of(1024, 4), false),
+        new FitCase(
+            "memory short by one MiB does not fit",
+            Resource.of(1025, 1),
+            Resource.of(1024, 4),
+            false),
         new FitCase("vcores short does not fit", Resource.of(512, 2), Resource.of(4096, 1), false),
-        new FitCase("extra dimension absent on node does not fit", Resource.of(1, 1, 10), Resource.of(8, 8), false),
-        new FitCase("demand without extra dimension fits a node that has it", Resource.of(1, 1), Resource.of(8, 8, 5), true));
+        new FitCase(
+            "extra dimension absent on node does not fit",
+            Resource.of(1, 1, 10),
+            Resource.of(8, 8),
+            false),
+        new FitCase(
+            "demand without extra dimension fits a node that has it",
+            Resource.of(1, 1),
+            Resource.of(8, 8, 5),
+            true));
   }
 
   @ParameterizedTest
@@ -46,7 +58,8 @@ class ResourceTest {
     assertEquals(Resource.of(3, 3, 5), Resource.of(1, 1).plus(Resource.of(2, 2, 5)));
     assertEquals(Resource.of(1, 1), Resource.of(1, 1, 0));
     assertEquals(Resource.of(1, 1).hashCode(), Resource.of(1, 1, 0).hashCode());
-    var e = assertThrows(IllegalStateException.class, () -> Resource.of(1, 1).minus(Resource.of(2, 1)));
+    var e =
+        assertThrows(IllegalStateException.class, () -> Resource.of(1, 1).minus(Resource.of(2, 1)));
     assertTrue(e.getMessage().contains("dimension 0"), e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> Resource.of(-1, 1));
     assertEquals(4, Resource.of(4096, 8).multiplesOf(Resource.of(1024, 1)));

@@ -6,9 +6,9 @@ import dev.rota.core.reservation.plan.AtomAllocation;
 import dev.rota.core.reservation.plan.Block;
 import dev.rota.core.reservation.plan.Plan;
 import dev.rota.core.reservation.plan.PlannedReservation;
+import dev.rota.core.reservation.plan.SharingPolicy;
 import dev.rota.core.reservation.plan.StepFunction;
 import dev.rota.core.reservation.policy.NoOverCommitPolicy;
-import dev.rota.core.reservation.plan.SharingPolicy;
 import dev.rota.core.reservation.rdl.CompileResult;
 import dev.rota.core.reservation.rdl.CompiledRdl;
 import dev.rota.core.reservation.rdl.Rdl;
@@ -46,12 +46,18 @@ public final class Fixtures {
     return ((CompileResult.Compiled) r).rdl();
   }
 
-  /** Commits a rigid block of {@code n} bundles over [start, end) for {@code user} without an agent. */
-  public static PlannedReservation commit(Plan plan, String id, String user, long start, long end, long n) {
+  /**
+   * Commits a rigid block of {@code n} bundles over [start, end) for {@code user} without an agent.
+   */
+  public static PlannedReservation commit(
+      Plan plan, String id, String user, long start, long end, long n) {
     RdlExpression e = Rdl.window(Rdl.rigidGang(B, n, end - start), start, end);
     CompiledRdl c = compiled(e);
-    Allocation a = new Allocation(List.of(new AtomAllocation("window.atom", List.of("window.atom"), B,
-        List.of(new Block(start, end, n)))));
+    Allocation a =
+        new Allocation(
+            List.of(
+                new AtomAllocation(
+                    "window.atom", List.of("window.atom"), B, List.of(new Block(start, end, n)))));
     return plan.add(ReservationRequest.of(id, user, e), c, a);
   }
 

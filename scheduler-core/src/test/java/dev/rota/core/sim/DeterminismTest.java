@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rota.core.catalog.Catalog;
 import dev.rota.core.model.Workload;
 import dev.rota.core.trace.SharedData;
 import dev.rota.core.trace.SyntheticWorkload;
@@ -11,7 +12,6 @@ import dev.rota.core.trace.Traces;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
 
-import dev.rota.core.catalog.Catalog;
 /** Same inputs and seed give byte-identical per-job output. */
 class DeterminismTest {
   static String jobsCsv(SimResult r, double cutoff) throws Exception {
@@ -43,13 +43,21 @@ class DeterminismTest {
   @Test
   void theCapacityPolicyReplaysByteForByteToo() throws Exception {
     Workload w = Traces.read(SharedData.trace("eagle/YH1_sub.tr"));
-    Scenario s = Scenario.of(3700).withCutoff(90.5811)
-        .withQueues(dev.rota.core.model.QueueSpec.parent("root", 100, 100,
-            dev.rota.core.model.QueueSpec.leaf("root.short", 10, 100),
-            dev.rota.core.model.QueueSpec.leaf("root.long", 90, 90)), Scenario.QueueAssignment.BY_CLASS);
+    Scenario s =
+        Scenario.of(3700)
+            .withCutoff(90.5811)
+            .withQueues(
+                dev.rota.core.model.QueueSpec.parent(
+                    "root",
+                    100,
+                    100,
+                    dev.rota.core.model.QueueSpec.leaf("root.short", 10, 100),
+                    dev.rota.core.model.QueueSpec.leaf("root.long", 90, 90)),
+                Scenario.QueueAssignment.BY_CLASS);
     SimResult r1 = Catalog.SCHEDULERS.get("capacity").run(w, s, null, 1);
     SimResult r2 = Catalog.SCHEDULERS.get("capacity").run(w, s, null, 1);
     assertEquals(jobsCsv(r1, 90.5811), jobsCsv(r2, 90.5811));
-    assertTrue(r1.cpuUtilization() > 0 && r1.cpuUtilization() <= 1, "utilization " + r1.cpuUtilization());
+    assertTrue(
+        r1.cpuUtilization() > 0 && r1.cpuUtilization() <= 1, "utilization " + r1.cpuUtilization());
   }
 }

@@ -98,6 +98,7 @@ class EventQueueTest {
 
   @Test
   void rejectsNonFiniteTimes() {
-    assertThrows(IllegalArgumentException.class, () -> new EventQueue().schedule(Double.NaN, 0, 0, 0));
+    assertThrows(
+        IllegalArgumentException.class, () -> new EventQueue().schedule(Double.NaN, 0, 0, 0));
   }
 }

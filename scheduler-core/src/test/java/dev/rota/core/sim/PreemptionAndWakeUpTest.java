@@ -62,7 +62,8 @@ class PreemptionAndWakeUpTest {
         done = true;
         preemptedNothing = !placements.preempt(b); // B runs nothing yet
         assertTrue(placements.preempt(a));
-        assertEquals(Placements.Outcome.PLACED, placements.place(b, SchedulingPolicy.firstFit(view, b)));
+        assertEquals(
+            Placements.Outcome.PLACED, placements.place(b, SchedulingPolicy.firstFit(view, b)));
         return;
       }
       for (JobView j : List.copyOf(view.runnableJobs())) {
@@ -86,12 +87,19 @@ class PreemptionAndWakeUpTest {
 
   @Test
   void aWakeUpGivesThePolicyAPassAndAPreemptedTaskStartsAgainFromTheBeginning() {
-    // 2 slots. A (t=0): two 10 s tasks, both start at 0 (A1 on n0, A2 on n1). B (t=1): one 4 s task,
-    // no room. t=3 (wake-up): A2, the youngest (ties: the later container), is killed; B starts at 3
+    // 2 slots. A (t=0): two 10 s tasks, both start at 0 (A1 on n0, A2 on n1). B (t=1): one 4 s
+    // task,
+    // no room. t=3 (wake-up): A2, the youngest (ties: the later container), is killed; B starts at
+    // 3
     // and ends at 7. At 7 A2 starts again from the beginning: A ends at 17; A1 ended at 10.
     PreemptAtThree p = new PreemptAtThree();
-    ClusterSimulation sim = new ClusterSimulation(new Workload("t", List.of(job("A", 0, 10, 10), job("B", 1, 4))),
-        slots(2), QueueSpec.singleDefault(), p, 1);
+    ClusterSimulation sim =
+        new ClusterSimulation(
+            new Workload("t", List.of(job("A", 0, 10, 10), job("B", 1, 4))),
+            slots(2),
+            QueueSpec.singleDefault(),
+            p,
+            1);
     SimResult r = sim.run();
     assertArrayEquals(new double[] {17, 7}, r.finish(), 1e-12);
     assertArrayEquals(new double[] {0, 3}, r.firstStart(), 1e-12);

@@ -19,7 +19,10 @@ class DecimalParserTest {
     for (String t : new String[] {"eagle/GOOG_subtrace.tr", "eagle/YH1_sub.tr"}) {
       for (String line : Files.readAllLines(SharedData.trace(t))) {
         for (String tok : line.strip().split("\\s+")) {
-          assertEquals(Double.doubleToRawLongBits(Double.parseDouble(tok)), Double.doubleToRawLongBits(parse(tok)), tok);
+          assertEquals(
+              Double.doubleToRawLongBits(Double.parseDouble(tok)),
+              Double.doubleToRawLongBits(parse(tok)),
+              tok);
         }
       }
     }
@@ -29,12 +32,25 @@ class DecimalParserTest {
   void agreesWithParseDoubleOnRandomAndEdgeInputs() {
     SplittableRandom r = new SplittableRandom(3);
     for (int i = 0; i < 200_000; i++) {
-      String s = Long.toString(r.nextLong(1L << 54)) ;
+      String s = Long.toString(r.nextLong(1L << 54));
       int dot = r.nextInt(s.length() + 1);
-      String tok = (r.nextBoolean() ? "-" : "") + s.substring(0, dot) + (dot < s.length() ? "." + s.substring(dot) : "");
+      String tok =
+          (r.nextBoolean() ? "-" : "")
+              + s.substring(0, dot)
+              + (dot < s.length() ? "." + s.substring(dot) : "");
       assertEquals(Double.parseDouble(tok), parse(tok), tok);
     }
-    for (String tok : new String[] {"0", "0.0", ".5", "5.", "1e3", "-0", "123456789012345678901234", "0.1234567890123456789012345"}) {
+    for (String tok :
+        new String[] {
+          "0",
+          "0.0",
+          ".5",
+          "5.",
+          "1e3",
+          "-0",
+          "123456789012345678901234",
+          "0.1234567890123456789012345"
+        }) {
       assertEquals(Double.parseDouble(tok), parse(tok), tok);
     }
     assertThrows(NumberFormatException.class, () -> parse("x"));

@@ -53,7 +53,8 @@ class TraceReadersTest {
   static Stream<Bad> badEagle() {
     return Stream.of(
         new Bad("task count disagrees with durations", "0 3 1.0 1 1\n", 1, "num_tasks is 3 but 2"),
-        new Bad("not a number", "0 1 1.0 1\n1 1 x 1\n", 2, "mean_duration is not a finite number: 'x'"),
+        new Bad(
+            "not a number", "0 1 1.0 1\n1 1 x 1\n", 2, "mean_duration is not a finite number: 'x'"),
         new Bad("negative duration", "0 2 1.0 1 -1\n", 1, "task duration 2 is negative"),
         new Bad("time goes backwards", "10 1 1 1\n5 1 1 1\n", 2, "earlier than the previous"),
         new Bad("too few fields", "# header\n\n7 1\n", 3, "got 2 fields"),
@@ -73,7 +74,8 @@ class TraceReadersTest {
 
   @Test
   void swimBytesBecomeMapAndReduceTasks() throws Exception {
-    // job4 of FB-2009: 3,623,279 input bytes, no shuffle, 9,838,062 output bytes -> one map, no reduce
+    // job4 of FB-2009: 3,623,279 input bytes, no shuffle, 9,838,062 output bytes -> one map, no
+    // reduce
     // job0: 740,773 input, 2,339,561 shuffle, 627,471 output -> one map and one reduce
     Workload w = Traces.read(SharedData.trace("swim/FB-2009_samples_24_times_1hr_0.tsv"));
     assertEquals(5_894, w.jobs().size());
@@ -86,7 +88,8 @@ class TraceReadersTest {
     JobSpec job0 = w.jobs().get(0);
     assertEquals(2, job0.stages().size());
     assertEquals(0, job0.stages().get(1).dependency(0));
-    assertEquals(2.0 + 2339561 / (32 * mib) + 627471 / (32 * mib), job0.stages().get(1).duration(0), 1e-12);
+    assertEquals(
+        2.0 + 2339561 / (32 * mib) + 627471 / (32 * mib), job0.stages().get(1).duration(0), 1e-12);
   }
 
   @Test
@@ -115,7 +118,9 @@ class TraceReadersTest {
 
   @Test
   void aMissingTraceIsReportedByName() {
-    var e = assertThrows(java.nio.file.NoSuchFileException.class, () -> Traces.read(dir.resolve("nope.tr")));
+    var e =
+        assertThrows(
+            java.nio.file.NoSuchFileException.class, () -> Traces.read(dir.resolve("nope.tr")));
     assertTrue(e.getMessage().contains("nope.tr"));
   }
 }

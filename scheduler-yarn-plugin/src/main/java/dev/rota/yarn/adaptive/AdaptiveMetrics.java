@@ -1,5 +1,6 @@
 package dev.rota.yarn.adaptive;
 
+import dev.rota.yarn.spi.ReplacingSource;
 import org.apache.hadoop.metrics2.MetricsCollector;
 import org.apache.hadoop.metrics2.MetricsSource;
 import org.apache.hadoop.metrics2.lib.Interns;
@@ -7,148 +8,167 @@ import org.apache.hadoop.metrics2.lib.MetricsRegistry;
 import org.apache.hadoop.metrics2.lib.MutableCounterLong;
 import org.apache.hadoop.metrics2.lib.MutableGaugeLong;
 
-import dev.rota.yarn.spi.ReplacingSource;
-
 /**
- * Metrics2 source {@value #SOURCE_NAME}: what AdaptiveConfig's tuner did inside the ResourceManager, over
- * JMX as {@code Hadoop:service=ResourceManager,name=RotaAdaptiveMetrics}. Registered by the tuner policy
- * when the ResourceManager starts it; one source per JVM (a new tuner instance replaces it). Thread-safe.
+ * Metrics2 source {@value #SOURCE_NAME}: what AdaptiveConfig's tuner did inside the
+ * ResourceManager, over JMX as {@code Hadoop:service=ResourceManager,name=RotaAdaptiveMetrics}.
+ * Registered by the tuner policy when the ResourceManager starts it; one source per JVM (a new
+ * tuner instance replaces it). Thread-safe.
  *
- * <p>Counters: {@code Intervals} (tuning intervals that ran), {@code Tunings} (intervals that ran the
- * optimizer), {@code Applied} (new capacities written and live), {@code Skipped} (no group with new
- * demand, no change, or dry run), {@code ValidationFailures} (a file, setting or candidate rejected before
- * anything was written), {@code Rollbacks} (a refresh failed or did not take effect, the last good file
- * was restored), {@code PolicyChanges} (FairScheduler leaf queues whose {@code <schedulingPolicy>} an applied
- * interval changed). Gauges: {@code LastSearchMillis} (the optimizer's last run), {@code LastApplyMillis}
- * (validate + write + refresh). Tag: {@code LastDecision} (the last interval's log line).
+ * <p>Counters: {@code Intervals} (tuning intervals that ran), {@code Tunings} (intervals that ran
+ * the optimizer), {@code Applied} (new capacities written and live), {@code Skipped} (no group with
+ * new demand, no change, or dry run), {@code ValidationFailures} (a file, setting or candidate
+ * rejected before anything was written), {@code Rollbacks} (a refresh failed or did not take
+ * effect, the last good file was restored), {@code PolicyChanges} (FairScheduler leaf queues whose
+ * {@code <schedulingPolicy>} an applied interval changed). Gauges: {@code LastSearchMillis} (the
+ * optimizer's last run), {@code LastApplyMillis} (validate + write + refresh). Tag: {@code
+ * LastDecision} (the last interval's log line).
  */
 public final class AdaptiveMetrics implements MetricsSource {
 
-    /** Source and record name: {@value}. */
-    public static final String SOURCE_NAME = "RotaAdaptiveMetrics";
-    static final String DESCRIPTION = "Rota AdaptiveConfig: run-time tuning of scheduler queue configuration";
+  /** Source and record name: {@value}. */
+  public static final String SOURCE_NAME = "RotaAdaptiveMetrics";
 
-    private static final ReplacingSource<AdaptiveMetrics> SOURCE = new ReplacingSource<>(SOURCE_NAME, DESCRIPTION);
+  static final String DESCRIPTION =
+      "Rota AdaptiveConfig: run-time tuning of scheduler queue configuration";
 
-    private final MetricsRegistry registry = new MetricsRegistry(Interns.info(SOURCE_NAME, DESCRIPTION)).setContext("yarn");
-    private final MutableCounterLong intervals = registry.newCounter("Intervals", "Tuning intervals that ran", 0L);
-    private final MutableCounterLong tunings = registry.newCounter("Tunings", "Intervals that ran the optimizer", 0L);
-    private final MutableCounterLong applied = registry.newCounter("Applied",
-            "New capacities written and live after a queue refresh", 0L);
-    private final MutableCounterLong skipped = registry.newCounter("Skipped",
-            "Intervals with nothing to apply: no group with new demand, no resources, no change, or dry run", 0L);
-    private final MutableCounterLong validationFailures = registry.newCounter("ValidationFailures",
-            "Intervals stopped before writing: unreadable file, invalid setting or candidate", 0L);
-    private final MutableCounterLong rollbacks = registry.newCounter("Rollbacks",
-            "Refreshes that failed or did not take effect; the last good file was restored", 0L);
-    private final MutableCounterLong policyChanges = registry.newCounter("PolicyChanges",
-            "FairScheduler leaf queues whose schedulingPolicy an applied interval changed", 0L);
-    private final MutableGaugeLong lastSearchMillis = registry.newGauge("LastSearchMillis",
-            "Duration of the optimizer's last run, ms", 0L);
-    private final MutableGaugeLong lastApplyMillis = registry.newGauge("LastApplyMillis",
-            "Duration of the last validate + write + refresh, ms", 0L);
+  private static final ReplacingSource<AdaptiveMetrics> SOURCE =
+      new ReplacingSource<>(SOURCE_NAME, DESCRIPTION);
 
-    private volatile String lastDecision = "(none yet)";
+  private final MetricsRegistry registry =
+      new MetricsRegistry(Interns.info(SOURCE_NAME, DESCRIPTION)).setContext("yarn");
+  private final MutableCounterLong intervals =
+      registry.newCounter("Intervals", "Tuning intervals that ran", 0L);
+  private final MutableCounterLong tunings =
+      registry.newCounter("Tunings", "Intervals that ran the optimizer", 0L);
+  private final MutableCounterLong applied =
+      registry.newCounter("Applied", "New capacities written and live after a queue refresh", 0L);
+  private final MutableCounterLong skipped =
+      registry.newCounter(
+          "Skipped",
+          "Intervals with nothing to apply: no group with new demand, no resources, no change, or dry run",
+          0L);
+  private final MutableCounterLong validationFailures =
+      registry.newCounter(
+          "ValidationFailures",
+          "Intervals stopped before writing: unreadable file, invalid setting or candidate",
+          0L);
+  private final MutableCounterLong rollbacks =
+      registry.newCounter(
+          "Rollbacks",
+          "Refreshes that failed or did not take effect; the last good file was restored",
+          0L);
+  private final MutableCounterLong policyChanges =
+      registry.newCounter(
+          "PolicyChanges",
+          "FairScheduler leaf queues whose schedulingPolicy an applied interval changed",
+          0L);
+  private final MutableGaugeLong lastSearchMillis =
+      registry.newGauge("LastSearchMillis", "Duration of the optimizer's last run, ms", 0L);
+  private final MutableGaugeLong lastApplyMillis =
+      registry.newGauge(
+          "LastApplyMillis", "Duration of the last validate + write + refresh, ms", 0L);
 
-    AdaptiveMetrics() {
-        registry.tag("LastDecision", "The last interval's decision, as logged", lastDecision);
-    }
+  private volatile String lastDecision = "(none yet)";
 
-    /** A fresh registered source, replacing any earlier one of this JVM. */
-    public static AdaptiveMetrics register() {
-        return SOURCE.register(new AdaptiveMetrics());
-    }
+  AdaptiveMetrics() {
+    registry.tag("LastDecision", "The last interval's decision, as logged", lastDecision);
+  }
 
-    /** The registered source, or null. */
-    public static AdaptiveMetrics current() {
-        return SOURCE.current();
-    }
+  /** A fresh registered source, replacing any earlier one of this JVM. */
+  public static AdaptiveMetrics register() {
+    return SOURCE.register(new AdaptiveMetrics());
+  }
 
-    /** Unregisters this source if it is still the registered one; idempotent. */
-    public void unregister() {
-        SOURCE.unregister(this);
-    }
+  /** The registered source, or null. */
+  public static AdaptiveMetrics current() {
+    return SOURCE.current();
+  }
 
-    @Override
-    public void getMetrics(MetricsCollector collector, boolean all) {
-        registry.snapshot(collector.addRecord(registry.info()), all);
-    }
+  /** Unregisters this source if it is still the registered one; idempotent. */
+  public void unregister() {
+    SOURCE.unregister(this);
+  }
 
-    /** Records the interval's decision line (JMX attribute {@code tag.LastDecision}). */
-    void decided(String line) {
-        lastDecision = line;
-        registry.tag("LastDecision", "The last interval's decision, as logged", line, true);
-    }
+  @Override
+  public void getMetrics(MetricsCollector collector, boolean all) {
+    registry.snapshot(collector.addRecord(registry.info()), all);
+  }
 
-    /** The last interval's decision line. */
-    public String lastDecision() {
-        return lastDecision;
-    }
+  /** Records the interval's decision line (JMX attribute {@code tag.LastDecision}). */
+  void decided(String line) {
+    lastDecision = line;
+    registry.tag("LastDecision", "The last interval's decision, as logged", line, true);
+  }
 
-    void interval() {
-        intervals.incr();
-    }
+  /** The last interval's decision line. */
+  public String lastDecision() {
+    return lastDecision;
+  }
 
-    void tuned(long searchMillis) {
-        tunings.incr();
-        lastSearchMillis.set(searchMillis);
-    }
+  void interval() {
+    intervals.incr();
+  }
 
-    void applied(long applyMillis) {
-        applied.incr();
-        lastApplyMillis.set(applyMillis);
-    }
+  void tuned(long searchMillis) {
+    tunings.incr();
+    lastSearchMillis.set(searchMillis);
+  }
 
-    void policiesChanged(int leaves) {
-        policyChanges.incr(leaves);
-    }
+  void applied(long applyMillis) {
+    applied.incr();
+    lastApplyMillis.set(applyMillis);
+  }
 
-    void skipped() {
-        skipped.incr();
-    }
+  void policiesChanged(int leaves) {
+    policyChanges.incr(leaves);
+  }
 
-    void validationFailed() {
-        validationFailures.incr();
-    }
+  void skipped() {
+    skipped.incr();
+  }
 
-    void rolledBack(long applyMillis) {
-        rollbacks.incr();
-        lastApplyMillis.set(applyMillis);
-    }
+  void validationFailed() {
+    validationFailures.incr();
+  }
 
-    public long intervals() {
-        return intervals.value();
-    }
+  void rolledBack(long applyMillis) {
+    rollbacks.incr();
+    lastApplyMillis.set(applyMillis);
+  }
 
-    public long tunings() {
-        return tunings.value();
-    }
+  public long intervals() {
+    return intervals.value();
+  }
 
-    public long applied() {
-        return applied.value();
-    }
+  public long tunings() {
+    return tunings.value();
+  }
 
-    public long skippedCount() {
-        return skipped.value();
-    }
+  public long applied() {
+    return applied.value();
+  }
 
-    public long validationFailures() {
-        return validationFailures.value();
-    }
+  public long skippedCount() {
+    return skipped.value();
+  }
 
-    public long rollbacks() {
-        return rollbacks.value();
-    }
+  public long validationFailures() {
+    return validationFailures.value();
+  }
 
-    public long policyChanges() {
-        return policyChanges.value();
-    }
+  public long rollbacks() {
+    return rollbacks.value();
+  }
 
-    public long lastSearchMillis() {
-        return lastSearchMillis.value();
-    }
+  public long policyChanges() {
+    return policyChanges.value();
+  }
 
-    public long lastApplyMillis() {
-        return lastApplyMillis.value();
-    }
+  public long lastSearchMillis() {
+    return lastSearchMillis.value();
+  }
+
+  public long lastApplyMillis() {
+    return lastApplyMillis.value();
+  }
 }

@@ -2,7 +2,6 @@ package dev.rota.yarn.hybrid;
 
 import java.io.IOException;
 import java.util.List;
-
 import org.apache.hadoop.yarn.ams.ApplicationMasterServiceContext;
 import org.apache.hadoop.yarn.ams.ApplicationMasterServiceProcessor;
 import org.apache.hadoop.yarn.api.protocolrecords.AllocateRequest;
@@ -20,91 +19,109 @@ import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 
 /**
- * The hybrid scheduler's router, an {@link ApplicationMasterServiceProcessor} placed in
- * {@code yarn.resourcemanager.application-master-service.processors} (it runs before YARN's own
+ * The hybrid scheduler's router, an {@link ApplicationMasterServiceProcessor} placed in {@code
+ * yarn.resourcemanager.application-master-service.processors} (it runs before YARN's own
  * opportunistic processor, which splits asks by execution type).
+ *
  * <ul>
  *   <li>SHORT applications: every container ask is rewritten to OPPORTUNISTIC (enforced), so YARN's
- *       opportunistic allocator places it on the least-loaded nodes, where it queues in the NodeManager;
- *       ask and allocation times feed the {@link ShortWaitTracker}.</li>
- *   <li>LONG applications: asks pass unchanged (GUARANTEED, CapacityScheduler); where they may go is
- *       {@link DicePlacementAllocator}'s business.</li>
- *   <li>Any application: the execution-type updates Opportunistic Preemption decided for its containers
- *       are injected into its allocate call, and their outcome is reported back.</li>
+ *       opportunistic allocator places it on the least-loaded nodes, where it queues in the
+ *       NodeManager; ask and allocation times feed the {@link ShortWaitTracker}.
+ *   <li>LONG applications: asks pass unchanged (GUARANTEED, CapacityScheduler); where they may go
+ *       is {@link DicePlacementAllocator}'s business.
+ *   <li>Any application: the execution-type updates Opportunistic Preemption decided for its
+ *       containers are injected into its allocate call, and their outcome is reported back.
  * </ul>
+ *
  * Without a hybrid runtime (hybrid disabled) it passes everything through unchanged.
  */
 public class HybridRoutingProcessor implements ApplicationMasterServiceProcessor {
 
-    private RMContext rmContext;
-    private ApplicationMasterServiceProcessor next;
+  private RMContext rmContext;
+  private ApplicationMasterServiceProcessor next;
 
-    @Override
-    public void init(ApplicationMasterServiceContext context, ApplicationMasterServiceProcessor nextProcessor) {
-        this.rmContext = (RMContext) context;
-        this.next = nextProcessor;
-        HybridRuntime.requireRotaScheduler(rmContext, getClass().getName());
-    }
+  @Override
+  public void init(
+      ApplicationMasterServiceContext context, ApplicationMasterServiceProcessor nextProcessor) {
+    this.rmContext = (RMContext) context;
+    this.next = nextProcessor;
+    HybridRuntime.requireRotaScheduler(rmContext, getClass().getName());
+  }
 
-    @Override
-    public void registerApplicationMaster(ApplicationAttemptId attempt, RegisterApplicationMasterRequest request,
-            RegisterApplicationMasterResponse response) throws IOException, YarnException {
-        next.registerApplicationMaster(attempt, request, response);
-    }
+  @Override
+  public void registerApplicationMaster(
+      ApplicationAttemptId attempt,
+      RegisterApplicationMasterRequest request,
+      RegisterApplicationMasterResponse response)
+      throws IOException, YarnException {
+    next.registerApplicationMaster(attempt, request, response);
+  }
 
-    @Override
-    public void allocate(ApplicationAttemptId attempt, AllocateRequest request, AllocateResponse response)
-            throws YarnException {
-        HybridRuntime rt = HybridRuntime.find(rmContext);
-        if (rt == null) {
-            next.allocate(attempt, request, response);
-            return;
-        }
-        long now = System.currentTimeMillis();
-        boolean isShort = rt.classOf(attempt.getApplicationId()) == JobClass.SHORT;
-        if (isShort) {
-            routeShortAsks(rt, attempt, request.getAskList(), now);
-        }
-        rt.updates().injectInto(attempt, request, rmContext.getScheduler());
-        next.allocate(attempt, request, response);
-        if (isShort) {
-            int opportunistic = 0;
-            for (Container c : response.getAllocatedContainers()) {
-                if (c.getExecutionType() == ExecutionType.OPPORTUNISTIC) {
-                    rt.waits().allocated(c.getId(), c.getPriority().getPriority(), c.getAllocationRequestId(), now);
-                    opportunistic++;
-                }
-            }
-            rt.metrics().opportunisticAllocated(opportunistic);
-        }
-        if (!response.getUpdatedContainers().isEmpty() || !response.getUpdateErrors().isEmpty()) {
-            rt.preemption().observe(response.getUpdatedContainers(), response.getUpdateErrors(), now);
-        }
+  @Override
+  public void allocate(
+      ApplicationAttemptId attempt, AllocateRequest request, AllocateResponse response)
+      throws YarnException {
+    HybridRuntime rt = HybridRuntime.find(rmContext);
+    if (rt == null) {
+      next.allocate(attempt, request, response);
+      return;
     }
+    long now = System.currentTimeMillis();
+    boolean isShort = rt.classOf(attempt.getApplicationId()) == JobClass.SHORT;
+    if (isShort) {
+      routeShortAsks(rt, attempt, request.getAskList(), now);
+    }
+    rt.updates().injectInto(attempt, request, rmContext.getScheduler());
+    next.allocate(attempt, request, response);
+    if (isShort) {
+      int opportunistic = 0;
+      for (Container c : response.getAllocatedContainers()) {
+        if (c.getExecutionType() == ExecutionType.OPPORTUNISTIC) {
+          rt.waits()
+              .allocated(c.getId(), c.getPriority().getPriority(), c.getAllocationRequestId(), now);
+          opportunistic++;
+        }
+      }
+      rt.metrics().opportunisticAllocated(opportunistic);
+    }
+    if (!response.getUpdatedContainers().isEmpty() || !response.getUpdateErrors().isEmpty()) {
+      rt.preemption().observe(response.getUpdatedContainers(), response.getUpdateErrors(), now);
+    }
+  }
 
-    private static void routeShortAsks(HybridRuntime rt, ApplicationAttemptId attempt, List<ResourceRequest> asks, long now) {
-        int rewritten = 0;
-        for (ResourceRequest rr : asks) {
-            ExecutionTypeRequest type = rr.getExecutionTypeRequest();
-            if (type == null || type.getExecutionType() != ExecutionType.OPPORTUNISTIC) {
-                rr.setExecutionTypeRequest(ExecutionTypeRequest.newInstance(ExecutionType.OPPORTUNISTIC, true));
-                rewritten++;
-            }
-            if (ResourceRequest.ANY.equals(rr.getResourceName())) {
-                rt.waits().asked(attempt, rr.getPriority().getPriority(), rr.getAllocationRequestId(), rr.getCapability(),
-                        rr.getNumContainers(), now);
-            }
-        }
-        rt.metrics().asksRewritten(rewritten);
+  private static void routeShortAsks(
+      HybridRuntime rt, ApplicationAttemptId attempt, List<ResourceRequest> asks, long now) {
+    int rewritten = 0;
+    for (ResourceRequest rr : asks) {
+      ExecutionTypeRequest type = rr.getExecutionTypeRequest();
+      if (type == null || type.getExecutionType() != ExecutionType.OPPORTUNISTIC) {
+        rr.setExecutionTypeRequest(
+            ExecutionTypeRequest.newInstance(ExecutionType.OPPORTUNISTIC, true));
+        rewritten++;
+      }
+      if (ResourceRequest.ANY.equals(rr.getResourceName())) {
+        rt.waits()
+            .asked(
+                attempt,
+                rr.getPriority().getPriority(),
+                rr.getAllocationRequestId(),
+                rr.getCapability(),
+                rr.getNumContainers(),
+                now);
+      }
     }
+    rt.metrics().asksRewritten(rewritten);
+  }
 
-    @Override
-    public void finishApplicationMaster(ApplicationAttemptId attempt, FinishApplicationMasterRequest request,
-            FinishApplicationMasterResponse response) {
-        next.finishApplicationMaster(attempt, request, response);
-        HybridRuntime rt = HybridRuntime.find(rmContext);
-        if (rt != null) {
-            rt.applicationFinished(attempt.getApplicationId());
-        }
+  @Override
+  public void finishApplicationMaster(
+      ApplicationAttemptId attempt,
+      FinishApplicationMasterRequest request,
+      FinishApplicationMasterResponse response) {
+    next.finishApplicationMaster(attempt, request, response);
+    HybridRuntime rt = HybridRuntime.find(rmContext);
+    if (rt != null) {
+      rt.applicationFinished(attempt.getApplicationId());
     }
+  }
 }

@@ -1,84 +1,92 @@
 package dev.rota.yarn.hybrid;
 
-import java.util.List;
-import java.util.Map;
-
 import dev.rota.yarn.spi.InvalidRotaConfigurationException;
 import dev.rota.yarn.spi.RotaKey;
 import dev.rota.yarn.spi.RotaSubsystem;
 import dev.rota.yarn.spi.SubsystemContext;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Hybrid scheduling (Hawk/Eagle with Dice) as a Rota system: its keys ({@link HybridKeys}), and the
- * {@link HybridRuntime} it starts when {@code yarn.scheduler.rota.hybrid.enabled=true}. The hybrid plug-ins
- * YARN creates (AM-service processor, placement allocator, ordering policy) find the runtime with
- * {@link HybridRuntime#find}.
+ * {@link HybridRuntime} it starts when {@code yarn.scheduler.rota.hybrid.enabled=true}. The hybrid
+ * plug-ins YARN creates (AM-service processor, placement allocator, ordering policy) find the
+ * runtime with {@link HybridRuntime#find}.
  */
 public final class HybridSubsystem implements RotaSubsystem<HybridSettings> {
 
-    private volatile HybridRuntime runtime;
+  private volatile HybridRuntime runtime;
 
-    @Override
-    public String name() {
-        return "hybrid";
-    }
+  @Override
+  public String name() {
+    return "hybrid";
+  }
 
-    @Override
-    public List<RotaKey<?>> keys() {
-        return HybridKeys.KEYS;
-    }
+  @Override
+  public List<RotaKey<?>> keys() {
+    return HybridKeys.KEYS;
+  }
 
-    @Override
-    public Class<HybridSettings> settingsType() {
-        return HybridSettings.class;
-    }
+  @Override
+  public Class<HybridSettings> settingsType() {
+    return HybridSettings.class;
+  }
 
-    @Override
-    public HybridSettings parse(Map<String, String> rota) {
-        return HybridKeys.parse(rota);
-    }
+  @Override
+  public HybridSettings parse(Map<String, String> rota) {
+    return HybridKeys.parse(rota);
+  }
 
-    @Override
-    public String describe(HybridSettings settings) {
-        return settings.describe();
-    }
+  @Override
+  public String describe(HybridSettings settings) {
+    return settings.describe();
+  }
 
-    /** Hybrid scheduling cannot be switched on or off by refreshQueues: its plug-ins are wired at start. */
-    @Override
-    public void checkRefresh(HybridSettings current, HybridSettings next) {
-        if (current.enabled() != next.enabled()) {
-            throw new InvalidRotaConfigurationException(HybridKeys.KEY_ENABLED, Boolean.toString(next.enabled()),
-                    HybridKeys.KEY_ENABLED + "=" + next.enabled() + " cannot change on refreshQueues (hybrid scheduling is "
-                            + (current.enabled() ? "on" : "off") + "); restart the ResourceManager to change it");
-        }
+  /**
+   * Hybrid scheduling cannot be switched on or off by refreshQueues: its plug-ins are wired at
+   * start.
+   */
+  @Override
+  public void checkRefresh(HybridSettings current, HybridSettings next) {
+    if (current.enabled() != next.enabled()) {
+      throw new InvalidRotaConfigurationException(
+          HybridKeys.KEY_ENABLED,
+          Boolean.toString(next.enabled()),
+          HybridKeys.KEY_ENABLED
+              + "="
+              + next.enabled()
+              + " cannot change on refreshQueues (hybrid scheduling is "
+              + (current.enabled() ? "on" : "off")
+              + "); restart the ResourceManager to change it");
     }
+  }
 
-    @Override
-    public void start(SubsystemContext context, HybridSettings settings) {
-        if (settings.enabled()) {
-            runtime = HybridRuntime.start(context.rmContext(), settings, context.rmConf());
-        }
+  @Override
+  public void start(SubsystemContext context, HybridSettings settings) {
+    if (settings.enabled()) {
+      runtime = HybridRuntime.start(context.rmContext(), settings, context.rmConf());
     }
+  }
 
-    @Override
-    public void reconfigure(HybridSettings settings) {
-        HybridRuntime rt = runtime;
-        if (rt != null) {
-            rt.reconfigure(settings);
-        }
+  @Override
+  public void reconfigure(HybridSettings settings) {
+    HybridRuntime rt = runtime;
+    if (rt != null) {
+      rt.reconfigure(settings);
     }
+  }
 
-    @Override
-    public void stop() {
-        HybridRuntime rt = runtime;
-        runtime = null;
-        if (rt != null) {
-            rt.close();
-        }
+  @Override
+  public void stop() {
+    HybridRuntime rt = runtime;
+    runtime = null;
+    if (rt != null) {
+      rt.close();
     }
+  }
 
-    /** The running runtime, or null when hybrid scheduling is off, before start and after stop. */
-    public HybridRuntime runtime() {
-        return runtime;
-    }
+  /** The running runtime, or null when hybrid scheduling is off, before start and after stop. */
+  public HybridRuntime runtime() {
+    return runtime;
+  }
 }

@@ -4,18 +4,18 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
-
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
 import org.apache.hadoop.yarn.util.Clock;
 
 /**
- * The node heartbeat the scheduler thread is handling, if any: which node is offered, the cluster's nodes
- * and the RM's clock. {@code RotaCapacityScheduler.nodeUpdate} enters a scope around CapacityScheduler's own
- * node update, so that {@link OfferOrderingPolicy} can tell the policy <em>which</em> node it ranks for. In
- * CapacityScheduler's synchronous mode the allocation for a heartbeat runs on the thread that handles it;
- * with asynchronous scheduling (or a plain CapacityScheduler) there is no scope and the policy ranks for
- * {@link dev.rota.core.policy.OfferPolicy#ANY_NODE}.
+ * The node heartbeat the scheduler thread is handling, if any: which node is offered, the cluster's
+ * nodes and the RM's clock. {@code RotaCapacityScheduler.nodeUpdate} enters a scope around
+ * CapacityScheduler's own node update, so that {@link OfferOrderingPolicy} can tell the policy
+ * <em>which</em> node it ranks for. In CapacityScheduler's synchronous mode the allocation for a
+ * heartbeat runs on the thread that handles it; with asynchronous scheduling (or a plain
+ * CapacityScheduler) there is no scope and the policy ranks for {@link
+ * dev.rota.core.policy.OfferPolicy#ANY_NODE}.
  *
  * @param nodes the scheduler's nodes (read when a view is built)
  * @param node the heartbeating node
@@ -23,35 +23,35 @@ import org.apache.hadoop.yarn.util.Clock;
  */
 public record Heartbeat(Supplier<List<FiCaSchedulerNode>> nodes, NodeId node, Clock clock) {
 
-    private static final ThreadLocal<Heartbeat> CURRENT = new ThreadLocal<>();
+  private static final ThreadLocal<Heartbeat> CURRENT = new ThreadLocal<>();
 
-    public Heartbeat {
-        Objects.requireNonNull(nodes, "nodes");
-        Objects.requireNonNull(node, "node");
-        Objects.requireNonNull(clock, "clock");
-    }
+  public Heartbeat {
+    Objects.requireNonNull(nodes, "nodes");
+    Objects.requireNonNull(node, "node");
+    Objects.requireNonNull(clock, "clock");
+  }
 
-    /** Marks this thread as handling {@code heartbeat} until the returned scope is closed. */
-    public static Scope enter(Heartbeat heartbeat) {
-        Heartbeat previous = CURRENT.get();
-        CURRENT.set(heartbeat);
-        return () -> {
-            if (previous == null) {
-                CURRENT.remove();
-            } else {
-                CURRENT.set(previous);
-            }
-        };
-    }
+  /** Marks this thread as handling {@code heartbeat} until the returned scope is closed. */
+  public static Scope enter(Heartbeat heartbeat) {
+    Heartbeat previous = CURRENT.get();
+    CURRENT.set(heartbeat);
+    return () -> {
+      if (previous == null) {
+        CURRENT.remove();
+      } else {
+        CURRENT.set(previous);
+      }
+    };
+  }
 
-    /** The heartbeat this thread is handling, if any. */
-    public static Optional<Heartbeat> current() {
-        return Optional.ofNullable(CURRENT.get());
-    }
+  /** The heartbeat this thread is handling, if any. */
+  public static Optional<Heartbeat> current() {
+    return Optional.ofNullable(CURRENT.get());
+  }
 
-    /** A heartbeat scope; closing it never throws. */
-    public interface Scope extends AutoCloseable {
-        @Override
-        void close();
-    }
+  /** A heartbeat scope; closing it never throws. */
+  public interface Scope extends AutoCloseable {
+    @Override
+    void close();
+  }
 }

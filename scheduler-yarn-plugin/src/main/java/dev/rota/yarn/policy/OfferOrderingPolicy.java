@@ -1,5 +1,8 @@
 package dev.rota.yarn.policy;
 
+import dev.rota.core.policy.Decision;
+import dev.rota.core.policy.JobView;
+import dev.rota.core.policy.OfferPolicy;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -11,7 +14,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentSkipListSet;
-
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerApp;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.IteratorSelector;
@@ -19,208 +21,235 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.OrderingPo
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.rota.core.policy.Decision;
-import dev.rota.core.policy.JobView;
-import dev.rota.core.policy.OfferPolicy;
-
 /**
- * Rota's YARN driver of a core {@link OfferPolicy}: a CapacityScheduler leaf-queue application ordering
- * policy. Configure it on a leaf queue:
+ * Rota's YARN driver of a core {@link OfferPolicy}: a CapacityScheduler leaf-queue application
+ * ordering policy. Configure it on a leaf queue:
  *
  * <pre>
  * yarn.scheduler.capacity.root.default.ordering-policy = dev.rota.yarn.policy.OfferOrderingPolicy
  * yarn.scheduler.capacity.root.default.ordering-policy.policy-class = dev.rota.core.baseline.FewestRunningFirst
  * </pre>
  *
- * <p>On every heartbeat CapacityScheduler asks the leaf queue for an assignment; the queue walks this policy's
- * assignment iterator and gives one container to the first application that can take one on the node, and
- * CapacityScheduler asks again while the node has room (multiple assignments per heartbeat). This class turns
- * each walk into one {@link OfferPolicy#rank} call — the same rules as the simulator's {@code OfferPass}:
+ * <p>On every heartbeat CapacityScheduler asks the leaf queue for an assignment; the queue walks
+ * this policy's assignment iterator and gives one container to the first application that can take
+ * one on the node, and CapacityScheduler asks again while the node has room (multiple assignments
+ * per heartbeat). This class turns each walk into one {@link OfferPolicy#rank} call — the same
+ * rules as the simulator's {@code OfferPass}:
+ *
  * <ol>
- *   <li>applications not yet admitted are asked {@link OfferPolicy#admit} in submission order; a refused one is
- *       left out of the iterator (it gets no container, AM included) and asked again on the next walk;</li>
- *   <li>the candidates are the admitted applications with a pending ask, in submission order; the policy ranks
- *       them for the heartbeating node ({@link Heartbeat}; {@link OfferPolicy#ANY_NODE} outside a heartbeat, e.g.
- *       with asynchronous scheduling), and the iterator returns them in that order;</li>
- *   <li>each container CapacityScheduler allocates in this queue is reported to {@link OfferPolicy#onDecision}
- *       and to the binding's listener as an applied PLACE decision.</li>
+ *   <li>applications not yet admitted are asked {@link OfferPolicy#admit} in submission order; a
+ *       refused one is left out of the iterator (it gets no container, AM included) and asked again
+ *       on the next walk;
+ *   <li>the candidates are the admitted applications with a pending ask, in submission order; the
+ *       policy ranks them for the heartbeating node ({@link Heartbeat}; {@link
+ *       OfferPolicy#ANY_NODE} outside a heartbeat, e.g. with asynchronous scheduling), and the
+ *       iterator returns them in that order;
+ *   <li>each container CapacityScheduler allocates in this queue is reported to {@link
+ *       OfferPolicy#onDecision} and to the binding's listener as an applied PLACE decision.
  * </ol>
- * CapacityScheduler still applies its own limits (queue capacity, user limits, the AM limit, locality delay,
- * reservations) to the application the iterator offers: the policy orders, YARN allocates. To get one
- * assignment per ranking for asks on any node, raise
- * {@code yarn.scheduler.capacity.per-node-heartbeat.maximum-offswitch-assignments} (default 1).
+ *
+ * CapacityScheduler still applies its own limits (queue capacity, user limits, the AM limit,
+ * locality delay, reservations) to the application the iterator offers: the policy orders, YARN
+ * allocates. To get one assignment per ranking for asks on any node, raise {@code
+ * yarn.scheduler.capacity.per-node-heartbeat.maximum-offswitch-assignments} (default 1).
  */
 public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp> {
 
-    /** The ordering-policy key naming an {@link OfferPolicy} class. */
-    public static final String POLICY_CLASS = "policy-class";
-    /** The ordering-policy key naming a policy bound with {@link OfferPolicies#bind}. */
-    public static final String POLICY_INSTANCE = "policy-instance";
+  /** The ordering-policy key naming an {@link OfferPolicy} class. */
+  public static final String POLICY_CLASS = "policy-class";
 
-    private static final Logger LOG = LoggerFactory.getLogger(OfferOrderingPolicy.class);
-    private static final Comparator<FiCaSchedulerApp> SUBMISSION_ORDER =
-            ((Comparator<FiCaSchedulerApp>) FiCaSchedulerApp::compareInputOrderTo).thenComparing(FiCaSchedulerApp::getId);
+  /** The ordering-policy key naming a policy bound with {@link OfferPolicies#bind}. */
+  public static final String POLICY_INSTANCE = "policy-instance";
 
-    private final ConcurrentSkipListSet<FiCaSchedulerApp> apps = new ConcurrentSkipListSet<>(SUBMISSION_ORDER);
-    private final Set<String> admitted = new HashSet<>();
-    private final Map<String, String> lastRefusal = new java.util.HashMap<>();
-    private volatile OfferPolicies.Binding binding;
+  private static final Logger LOG = LoggerFactory.getLogger(OfferOrderingPolicy.class);
+  private static final Comparator<FiCaSchedulerApp> SUBMISSION_ORDER =
+      ((Comparator<FiCaSchedulerApp>) FiCaSchedulerApp::compareInputOrderTo)
+          .thenComparing(FiCaSchedulerApp::getId);
 
-    /** Used by CapacityScheduler through reflection. */
-    public OfferOrderingPolicy() {
+  private final ConcurrentSkipListSet<FiCaSchedulerApp> apps =
+      new ConcurrentSkipListSet<>(SUBMISSION_ORDER);
+  private final Set<String> admitted = new HashSet<>();
+  private final Map<String, String> lastRefusal = new java.util.HashMap<>();
+  private volatile OfferPolicies.Binding binding;
+
+  /** Used by CapacityScheduler through reflection. */
+  public OfferOrderingPolicy() {}
+
+  @Override
+  public void configure(Map<String, String> conf) {
+    String cls = conf.get(POLICY_CLASS);
+    String instance = conf.get(POLICY_INSTANCE);
+    for (String key : conf.keySet()) {
+      if (!key.equals(POLICY_CLASS) && !key.equals(POLICY_INSTANCE)) {
+        throw new IllegalArgumentException(
+            "unknown key ordering-policy."
+                + key
+                + " for "
+                + getConfigName()
+                + " (known: ordering-policy."
+                + POLICY_CLASS
+                + ", ordering-policy."
+                + POLICY_INSTANCE
+                + ")");
+      }
     }
+    if ((cls == null) == (instance == null)) {
+      throw new IllegalArgumentException(
+          getConfigName()
+              + " needs exactly one of ordering-policy."
+              + POLICY_CLASS
+              + " or ordering-policy."
+              + POLICY_INSTANCE
+              + ", got "
+              + conf);
+    }
+    binding = cls != null ? OfferPolicies.instantiate(cls) : OfferPolicies.bound(instance.trim());
+    LOG.info("leaf queue ordering by Rota policy {}", binding.policy().name());
+  }
 
-    @Override
-    public void configure(Map<String, String> conf) {
-        String cls = conf.get(POLICY_CLASS);
-        String instance = conf.get(POLICY_INSTANCE);
-        for (String key : conf.keySet()) {
-            if (!key.equals(POLICY_CLASS) && !key.equals(POLICY_INSTANCE)) {
-                throw new IllegalArgumentException("unknown key ordering-policy." + key + " for " + getConfigName()
-                        + " (known: ordering-policy." + POLICY_CLASS + ", ordering-policy." + POLICY_INSTANCE + ")");
-            }
+  private OfferPolicy policy() {
+    OfferPolicies.Binding b = binding;
+    if (b == null) {
+      throw new IllegalStateException(
+          getConfigName()
+              + " was not configured: set ordering-policy."
+              + POLICY_CLASS
+              + " on the queue");
+    }
+    return b.policy();
+  }
+
+  @Override
+  public Iterator<FiCaSchedulerApp> getAssignmentIterator(IteratorSelector selector) {
+    OfferPolicy policy = policy();
+    Optional<Heartbeat> heartbeat = Heartbeat.current();
+    synchronized (this) {
+      List<YarnViews.AppJob> all = new ArrayList<>();
+      for (FiCaSchedulerApp app : apps) {
+        all.add(new YarnViews.AppJob(app));
+      }
+      YarnViews.View view = new YarnViews.View(heartbeat, all);
+      List<YarnViews.AppJob> candidates = new ArrayList<>();
+      for (YarnViews.AppJob job : all) {
+        if (job.hasRunnableTask() && admit(policy, job, view)) {
+          candidates.add(job);
         }
-        if ((cls == null) == (instance == null)) {
-            throw new IllegalArgumentException(getConfigName() + " needs exactly one of ordering-policy." + POLICY_CLASS
-                    + " or ordering-policy." + POLICY_INSTANCE + ", got " + conf);
+      }
+      if (candidates.isEmpty()) {
+        return java.util.Collections.emptyIterator();
+      }
+      int node = heartbeat.map(h -> view.indexOf(h.node().toString())).orElse(OfferPolicy.ANY_NODE);
+      List<JobView> ranked = policy.rank(node, List.copyOf(candidates), view);
+      Map<JobView, Boolean> allowed = new IdentityHashMap<>();
+      candidates.forEach(c -> allowed.put(c, Boolean.TRUE));
+      List<FiCaSchedulerApp> order = new ArrayList<>(ranked.size());
+      for (JobView j : ranked) {
+        if (allowed.remove(j) == null) {
+          throw new IllegalStateException(
+              "policy "
+                  + policy.name()
+                  + " ranked job "
+                  + (j == null ? "null" : j.spec().id())
+                  + ", which is not a candidate (or twice)");
         }
-        binding = cls != null ? OfferPolicies.instantiate(cls) : OfferPolicies.bound(instance.trim());
-        LOG.info("leaf queue ordering by Rota policy {}", binding.policy().name());
+        order.add(((YarnViews.AppJob) j).app);
+      }
+      return order.iterator();
     }
+  }
 
-    private OfferPolicy policy() {
-        OfferPolicies.Binding b = binding;
-        if (b == null) {
-            throw new IllegalStateException(getConfigName() + " was not configured: set ordering-policy."
-                    + POLICY_CLASS + " on the queue");
-        }
-        return b.policy();
+  private boolean admit(OfferPolicy policy, YarnViews.AppJob job, YarnViews.View view) {
+    String id = job.spec().id();
+    if (admitted.contains(id)) {
+      return true;
     }
+    Decision d = policy.admit(job, view);
+    if (d.applied()) {
+      admitted.add(id);
+      lastRefusal.remove(id);
+      binding.listener().accept(d);
+      policy.onDecision(d, view);
+      return true;
+    }
+    if (!d.reason().equals(lastRefusal.put(id, d.reason()))) {
+      LOG.info("Rota policy {} does not admit {} yet: {}", policy.name(), id, d.reason());
+      binding.listener().accept(d);
+    }
+    return false;
+  }
 
-    @Override
-    public Iterator<FiCaSchedulerApp> getAssignmentIterator(IteratorSelector selector) {
-        OfferPolicy policy = policy();
-        Optional<Heartbeat> heartbeat = Heartbeat.current();
-        synchronized (this) {
-            List<YarnViews.AppJob> all = new ArrayList<>();
-            for (FiCaSchedulerApp app : apps) {
-                all.add(new YarnViews.AppJob(app));
-            }
-            YarnViews.View view = new YarnViews.View(heartbeat, all);
-            List<YarnViews.AppJob> candidates = new ArrayList<>();
-            for (YarnViews.AppJob job : all) {
-                if (job.hasRunnableTask() && admit(policy, job, view)) {
-                    candidates.add(job);
-                }
-            }
-            if (candidates.isEmpty()) {
-                return java.util.Collections.emptyIterator();
-            }
-            int node = heartbeat.map(h -> view.indexOf(h.node().toString())).orElse(OfferPolicy.ANY_NODE);
-            List<JobView> ranked = policy.rank(node, List.copyOf(candidates), view);
-            Map<JobView, Boolean> allowed = new IdentityHashMap<>();
-            candidates.forEach(c -> allowed.put(c, Boolean.TRUE));
-            List<FiCaSchedulerApp> order = new ArrayList<>(ranked.size());
-            for (JobView j : ranked) {
-                if (allowed.remove(j) == null) {
-                    throw new IllegalStateException("policy " + policy.name() + " ranked job "
-                            + (j == null ? "null" : j.spec().id()) + ", which is not a candidate (or twice)");
-                }
-                order.add(((YarnViews.AppJob) j).app);
-            }
-            return order.iterator();
-        }
+  @Override
+  public void containerAllocated(FiCaSchedulerApp app, RMContainer container) {
+    OfferPolicy policy = policy();
+    Decision d =
+        Decision.placed(
+            app.getApplicationId().toString(),
+            container.getAllocatedNode().toString(),
+            YarnViews.core(container.getAllocatedResource()));
+    synchronized (this) {
+      List<YarnViews.AppJob> all = new ArrayList<>();
+      for (FiCaSchedulerApp a : apps) {
+        all.add(new YarnViews.AppJob(a));
+      }
+      binding.listener().accept(d);
+      policy.onDecision(d, new YarnViews.View(Heartbeat.current(), all));
     }
+  }
 
-    private boolean admit(OfferPolicy policy, YarnViews.AppJob job, YarnViews.View view) {
-        String id = job.spec().id();
-        if (admitted.contains(id)) {
-            return true;
-        }
-        Decision d = policy.admit(job, view);
-        if (d.applied()) {
-            admitted.add(id);
-            lastRefusal.remove(id);
-            binding.listener().accept(d);
-            policy.onDecision(d, view);
-            return true;
-        }
-        if (!d.reason().equals(lastRefusal.put(id, d.reason()))) {
-            LOG.info("Rota policy {} does not admit {} yet: {}", policy.name(), id, d.reason());
-            binding.listener().accept(d);
-        }
-        return false;
-    }
+  @Override
+  public void containerReleased(FiCaSchedulerApp app, RMContainer container) {
+    // the next view reads the application's live containers
+  }
 
-    @Override
-    public void containerAllocated(FiCaSchedulerApp app, RMContainer container) {
-        OfferPolicy policy = policy();
-        Decision d = Decision.placed(app.getApplicationId().toString(), container.getAllocatedNode().toString(),
-                YarnViews.core(container.getAllocatedResource()));
-        synchronized (this) {
-            List<YarnViews.AppJob> all = new ArrayList<>();
-            for (FiCaSchedulerApp a : apps) {
-                all.add(new YarnViews.AppJob(a));
-            }
-            binding.listener().accept(d);
-            policy.onDecision(d, new YarnViews.View(Heartbeat.current(), all));
-        }
-    }
+  @Override
+  public void demandUpdated(FiCaSchedulerApp app) {
+    // the next view reads the application's pending asks
+  }
 
-    @Override
-    public void containerReleased(FiCaSchedulerApp app, RMContainer container) {
-        // the next view reads the application's live containers
-    }
+  @Override
+  public Collection<FiCaSchedulerApp> getSchedulableEntities() {
+    return apps;
+  }
 
-    @Override
-    public void demandUpdated(FiCaSchedulerApp app) {
-        // the next view reads the application's pending asks
-    }
+  /** Youngest first, as FIFO preemption takes from the most recently submitted application. */
+  @Override
+  public Iterator<FiCaSchedulerApp> getPreemptionIterator() {
+    return apps.descendingIterator();
+  }
 
-    @Override
-    public Collection<FiCaSchedulerApp> getSchedulableEntities() {
-        return apps;
-    }
+  @Override
+  public void addSchedulableEntity(FiCaSchedulerApp app) {
+    apps.add(app);
+  }
 
-    /** Youngest first, as FIFO preemption takes from the most recently submitted application. */
-    @Override
-    public Iterator<FiCaSchedulerApp> getPreemptionIterator() {
-        return apps.descendingIterator();
+  @Override
+  public boolean removeSchedulableEntity(FiCaSchedulerApp app) {
+    boolean removed = apps.remove(app);
+    synchronized (this) {
+      admitted.remove(app.getApplicationId().toString());
+      lastRefusal.remove(app.getApplicationId().toString());
     }
+    return removed;
+  }
 
-    @Override
-    public void addSchedulableEntity(FiCaSchedulerApp app) {
-        apps.add(app);
-    }
+  @Override
+  public void addAllSchedulableEntities(Collection<FiCaSchedulerApp> entities) {
+    apps.addAll(entities);
+  }
 
-    @Override
-    public boolean removeSchedulableEntity(FiCaSchedulerApp app) {
-        boolean removed = apps.remove(app);
-        synchronized (this) {
-            admitted.remove(app.getApplicationId().toString());
-            lastRefusal.remove(app.getApplicationId().toString());
-        }
-        return removed;
-    }
+  @Override
+  public int getNumSchedulableEntities() {
+    return apps.size();
+  }
 
-    @Override
-    public void addAllSchedulableEntities(Collection<FiCaSchedulerApp> entities) {
-        apps.addAll(entities);
-    }
+  @Override
+  public String getInfo() {
+    OfferPolicies.Binding b = binding;
+    return "RotaOfferOrderingPolicy(" + (b == null ? "unconfigured" : b.policy().name()) + ")";
+  }
 
-    @Override
-    public int getNumSchedulableEntities() {
-        return apps.size();
-    }
-
-    @Override
-    public String getInfo() {
-        OfferPolicies.Binding b = binding;
-        return "RotaOfferOrderingPolicy(" + (b == null ? "unconfigured" : b.policy().name()) + ")";
-    }
-
-    @Override
-    public String getConfigName() {
-        return "rota-offer";
-    }
+  @Override
+  public String getConfigName() {
+    return "rota-offer";
+  }
 }

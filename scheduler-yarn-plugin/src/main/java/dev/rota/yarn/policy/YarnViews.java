@@ -1,18 +1,5 @@
 package dev.rota.yarn.policy;
 
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-
-import org.apache.hadoop.yarn.api.records.ResourceRequest;
-import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.PendingAsk;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerApp;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
-import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
-
 import dev.rota.core.model.ExecutionType;
 import dev.rota.core.model.JobSpec;
 import dev.rota.core.model.NodeSpec;
@@ -21,229 +8,249 @@ import dev.rota.core.policy.ClusterView;
 import dev.rota.core.policy.ContainerView;
 import dev.rota.core.policy.JobView;
 import dev.rota.core.policy.QueueView;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.PendingAsk;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerApp;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
+import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
 
 /**
- * CapacityScheduler's state as the core {@link ClusterView}: built for one decision from the heartbeat's
- * nodes and the leaf queue's applications, read-only, and dropped afterwards.
+ * CapacityScheduler's state as the core {@link ClusterView}: built for one decision from the
+ * heartbeat's nodes and the leaf queue's applications, read-only, and dropped afterwards.
  *
- * <p>What the view maps: nodes (sorted by node id, so indices are stable across heartbeats) with their
- * capacity, rack, unallocated resources and running containers; applications as jobs with their user,
- * queue, priority, running containers, consumption and the size of their next pending
- * ask. What YARN does not know and the view leaves neutral: task durations (a job's single stage describes its
- * current ask, not a task list), finished task counts (0), application tags, node attributes and performance factor (none / 1),
- * the queue hierarchy ({@link #leafQueues()} is empty; the ordering policy works inside one leaf queue).
+ * <p>What the view maps: nodes (sorted by node id, so indices are stable across heartbeats) with
+ * their capacity, rack, unallocated resources and running containers; applications as jobs with
+ * their user, queue, priority, running containers, consumption and the size of their next pending
+ * ask. What YARN does not know and the view leaves neutral: task durations (a job's single stage
+ * describes its current ask, not a task list), finished task counts (0), application tags, node
+ * attributes and performance factor (none / 1), the queue hierarchy ({@link #leafQueues()} is
+ * empty; the ordering policy works inside one leaf queue).
  */
 final class YarnViews {
 
-    private YarnViews() {}
+  private YarnViews() {}
 
-    static Resource core(org.apache.hadoop.yarn.api.records.Resource r) {
-        return Resource.of(Math.max(0, r.getMemorySize()), Math.max(0, r.getVirtualCores()));
+  static Resource core(org.apache.hadoop.yarn.api.records.Resource r) {
+    return Resource.of(Math.max(0, r.getMemorySize()), Math.max(0, r.getVirtualCores()));
+  }
+
+  /**
+   * The pending ask an allocation would serve next: the first scheduler key (priority order) with a
+   * count.
+   */
+  static Optional<PendingAsk> nextAsk(FiCaSchedulerApp app) {
+    for (SchedulerRequestKey key : app.getAppSchedulingInfo().getSchedulerKeys()) {
+      PendingAsk ask = app.getPendingAsk(key, ResourceRequest.ANY);
+      if (ask != null && ask.getCount() > 0) {
+        return Optional.of(ask);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** An application as a core job. */
+  static final class AppJob implements JobView {
+    final FiCaSchedulerApp app;
+    private final JobSpec spec;
+    private final Optional<PendingAsk> ask;
+
+    AppJob(FiCaSchedulerApp app) {
+      this.app = app;
+      this.ask = nextAsk(app);
+      Resource demand = ask.map(a -> core(a.getPerAllocationResource())).orElse(Resource.ZERO);
+      this.spec =
+          JobSpec.builder(app.getApplicationId().toString())
+              .user(app.getUser())
+              .queue(app.getQueueName())
+              .submitTime(Math.max(0, app.getStartTime()) / 1000.0)
+              .priority(app.getPriority() == null ? 0 : app.getPriority().getPriority())
+              .stage(demand, new double[] {0})
+              .build();
     }
 
-    /** The pending ask an allocation would serve next: the first scheduler key (priority order) with a count. */
-    static Optional<PendingAsk> nextAsk(FiCaSchedulerApp app) {
-        for (SchedulerRequestKey key : app.getAppSchedulingInfo().getSchedulerKeys()) {
-            PendingAsk ask = app.getPendingAsk(key, ResourceRequest.ANY);
-            if (ask != null && ask.getCount() > 0) {
-                return Optional.of(ask);
-            }
-        }
-        return Optional.empty();
+    @Override
+    public JobSpec spec() {
+      return spec;
     }
 
-    /** An application as a core job. */
-    static final class AppJob implements JobView {
-        final FiCaSchedulerApp app;
-        private final JobSpec spec;
-        private final Optional<PendingAsk> ask;
-
-        AppJob(FiCaSchedulerApp app) {
-            this.app = app;
-            this.ask = nextAsk(app);
-            Resource demand = ask.map(a -> core(a.getPerAllocationResource())).orElse(Resource.ZERO);
-            this.spec = JobSpec.builder(app.getApplicationId().toString())
-                    .user(app.getUser())
-                    .queue(app.getQueueName())
-                    .submitTime(Math.max(0, app.getStartTime()) / 1000.0)
-                    .priority(app.getPriority() == null ? 0 : app.getPriority().getPriority())
-                    .stage(demand, new double[] {0})
-                    .build();
-        }
-
-        @Override
-        public JobSpec spec() {
-            return spec;
-        }
-
-        @Override
-        public boolean hasRunnableTask() {
-            return ask.isPresent();
-        }
-
-        @Override
-        public Resource nextTaskDemand() {
-            return spec.stages().get(0).taskDemand();
-        }
-
-        @Override
-        public int runningTasks() {
-            return app.getLiveContainers().size();
-        }
-
-        @Override
-        public int finishedTasks() {
-            return 0;
-        }
-
-        @Override
-        public Resource used() {
-            return core(app.getCurrentConsumption());
-        }
+    @Override
+    public boolean hasRunnableTask() {
+      return ask.isPresent();
     }
 
-    /** A running container as a core view. */
-    record Container(RMContainer c, int node) implements ContainerView {
-        @Override
-        public String id() {
-            return c.getContainerId().toString();
-        }
-
-        @Override
-        public String jobId() {
-            return c.getApplicationAttemptId().getApplicationId().toString();
-        }
-
-        @Override
-        public Resource resource() {
-            return core(c.getAllocatedResource());
-        }
-
-        @Override
-        public ExecutionType executionType() {
-            return c.getExecutionType() == org.apache.hadoop.yarn.api.records.ExecutionType.OPPORTUNISTIC
-                    ? ExecutionType.OPPORTUNISTIC : ExecutionType.GUARANTEED;
-        }
-
-        @Override
-        public double startTime() {
-            return c.getCreationTime() / 1000.0;
-        }
+    @Override
+    public Resource nextTaskDemand() {
+      return spec.stages().get(0).taskDemand();
     }
 
-    /** The cluster of one heartbeat (or none) with the leaf queue's candidate jobs. */
-    static final class View implements ClusterView {
-        private final double now;
-        private final List<FiCaSchedulerNode> nodes;
-        private final NodeSpec[] specs;
-        private final List<AppJob> jobs;
-        private final List<Integer> open = new ArrayList<>();
-        private final Resource total;
-        private final Resource used;
-
-        View(Optional<Heartbeat> heartbeat, List<AppJob> jobs) {
-            this.now = heartbeat.map(h -> h.clock().getTime() / 1000.0).orElse(0.0);
-            List<FiCaSchedulerNode> all = new ArrayList<>(heartbeat.map(h -> h.nodes().get()).orElse(List.of()));
-            all.sort(Comparator.comparing(n -> n.getNodeID().toString()));
-            this.nodes = List.copyOf(all);
-            this.specs = new NodeSpec[nodes.size()];
-            Resource t = Resource.ZERO;
-            Resource u = Resource.ZERO;
-            for (int i = 0; i < specs.length; i++) {
-                FiCaSchedulerNode n = nodes.get(i);
-                Resource cap = core(n.getTotalResource());
-                specs[i] = new NodeSpec(n.getNodeID().toString(), rack(n), cap, Map.of(), 1.0);
-                t = t.plus(cap);
-                Resource free = free(i);
-                u = u.plus(cap.minus(free));
-                if (free.memoryMb() > 0 && free.vcores() > 0) {
-                    open.add(i);
-                }
-            }
-            this.total = t;
-            this.used = u;
-            this.jobs = List.copyOf(jobs);
-        }
-
-        private static String rack(FiCaSchedulerNode n) {
-            String r = n.getRackName();
-            return r == null || r.isEmpty() ? NodeSpec.DEFAULT_RACK : r;
-        }
-
-        /** The index of the node with id {@code nodeId}, or -1. */
-        int indexOf(String nodeId) {
-            for (int i = 0; i < specs.length; i++) {
-                if (specs[i].id().equals(nodeId)) {
-                    return i;
-                }
-            }
-            return -1;
-        }
-
-        @Override
-        public double now() {
-            return now;
-        }
-
-        @Override
-        public Resource totalCapacity() {
-            return total;
-        }
-
-        @Override
-        public Resource used() {
-            return used;
-        }
-
-        @Override
-        public int nodeCount() {
-            return specs.length;
-        }
-
-        @Override
-        public NodeSpec node(int index) {
-            return specs[index];
-        }
-
-        @Override
-        public Resource free(int index) {
-            return core(nodes.get(index).getUnallocatedResource());
-        }
-
-        @Override
-        public boolean fits(int index, Resource demand) {
-            return demand.fitsIn(free(index));
-        }
-
-        @Override
-        public int openNodeCount() {
-            return open.size();
-        }
-
-        @Override
-        public int openNode(int k) {
-            return open.get(k);
-        }
-
-        @Override
-        public List<? extends QueueView> leafQueues() {
-            return List.of();
-        }
-
-        @Override
-        public List<? extends JobView> runnableJobs() {
-            return jobs;
-        }
-
-        @Override
-        public List<? extends ContainerView> running(int index) {
-            List<ContainerView> out = new ArrayList<>();
-            List<RMContainer> cs = new ArrayList<>(nodes.get(index).getCopiedListOfRunningContainers());
-            cs.sort(Comparator.comparingLong(RMContainer::getCreationTime).thenComparing(RMContainer::getContainerId));
-            for (RMContainer c : cs) {
-                out.add(new Container(c, index));
-            }
-            return out;
-        }
+    @Override
+    public int runningTasks() {
+      return app.getLiveContainers().size();
     }
+
+    @Override
+    public int finishedTasks() {
+      return 0;
+    }
+
+    @Override
+    public Resource used() {
+      return core(app.getCurrentConsumption());
+    }
+  }
+
+  /** A running container as a core view. */
+  record Container(RMContainer c, int node) implements ContainerView {
+    @Override
+    public String id() {
+      return c.getContainerId().toString();
+    }
+
+    @Override
+    public String jobId() {
+      return c.getApplicationAttemptId().getApplicationId().toString();
+    }
+
+    @Override
+    public Resource resource() {
+      return core(c.getAllocatedResource());
+    }
+
+    @Override
+    public ExecutionType executionType() {
+      return c.getExecutionType() == org.apache.hadoop.yarn.api.records.ExecutionType.OPPORTUNISTIC
+          ? ExecutionType.OPPORTUNISTIC
+          : ExecutionType.GUARANTEED;
+    }
+
+    @Override
+    public double startTime() {
+      return c.getCreationTime() / 1000.0;
+    }
+  }
+
+  /** The cluster of one heartbeat (or none) with the leaf queue's candidate jobs. */
+  static final class View implements ClusterView {
+    private final double now;
+    private final List<FiCaSchedulerNode> nodes;
+    private final NodeSpec[] specs;
+    private final List<AppJob> jobs;
+    private final List<Integer> open = new ArrayList<>();
+    private final Resource total;
+    private final Resource used;
+
+    View(Optional<Heartbeat> heartbeat, List<AppJob> jobs) {
+      this.now = heartbeat.map(h -> h.clock().getTime() / 1000.0).orElse(0.0);
+      List<FiCaSchedulerNode> all =
+          new ArrayList<>(heartbeat.map(h -> h.nodes().get()).orElse(List.of()));
+      all.sort(Comparator.comparing(n -> n.getNodeID().toString()));
+      this.nodes = List.copyOf(all);
+      this.specs = new NodeSpec[nodes.size()];
+      Resource t = Resource.ZERO;
+      Resource u = Resource.ZERO;
+      for (int i = 0; i < specs.length; i++) {
+        FiCaSchedulerNode n = nodes.get(i);
+        Resource cap = core(n.getTotalResource());
+        specs[i] = new NodeSpec(n.getNodeID().toString(), rack(n), cap, Map.of(), 1.0);
+        t = t.plus(cap);
+        Resource free = free(i);
+        u = u.plus(cap.minus(free));
+        if (free.memoryMb() > 0 && free.vcores() > 0) {
+          open.add(i);
+        }
+      }
+      this.total = t;
+      this.used = u;
+      this.jobs = List.copyOf(jobs);
+    }
+
+    private static String rack(FiCaSchedulerNode n) {
+      String r = n.getRackName();
+      return r == null || r.isEmpty() ? NodeSpec.DEFAULT_RACK : r;
+    }
+
+    /** The index of the node with id {@code nodeId}, or -1. */
+    int indexOf(String nodeId) {
+      for (int i = 0; i < specs.length; i++) {
+        if (specs[i].id().equals(nodeId)) {
+          return i;
+        }
+      }
+      return -1;
+    }
+
+    @Override
+    public double now() {
+      return now;
+    }
+
+    @Override
+    public Resource totalCapacity() {
+      return total;
+    }
+
+    @Override
+    public Resource used() {
+      return used;
+    }
+
+    @Override
+    public int nodeCount() {
+      return specs.length;
+    }
+
+    @Override
+    public NodeSpec node(int index) {
+      return specs[index];
+    }
+
+    @Override
+    public Resource free(int index) {
+      return core(nodes.get(index).getUnallocatedResource());
+    }
+
+    @Override
+    public boolean fits(int index, Resource demand) {
+      return demand.fitsIn(free(index));
+    }
+
+    @Override
+    public int openNodeCount() {
+      return open.size();
+    }
+
+    @Override
+    public int openNode(int k) {
+      return open.get(k);
+    }
+
+    @Override
+    public List<? extends QueueView> leafQueues() {
+      return List.of();
+    }
+
+    @Override
+    public List<? extends JobView> runnableJobs() {
+      return jobs;
+    }
+
+    @Override
+    public List<? extends ContainerView> running(int index) {
+      List<ContainerView> out = new ArrayList<>();
+      List<RMContainer> cs = new ArrayList<>(nodes.get(index).getCopiedListOfRunningContainers());
+      cs.sort(
+          Comparator.comparingLong(RMContainer::getCreationTime)
+              .thenComparing(RMContainer::getContainerId));
+      for (RMContainer c : cs) {
+        out.add(new Container(c, index));
+      }
+      return out;
+    }
+  }
 }

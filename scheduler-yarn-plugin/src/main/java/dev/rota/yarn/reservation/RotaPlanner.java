@@ -1,8 +1,14 @@
 package dev.rota.yarn.reservation;
 
+import dev.rota.core.reservation.agent.ReservationAgent;
+import dev.rota.core.reservation.plan.Allocation;
+import dev.rota.core.reservation.plan.StepFunction;
+import dev.rota.core.reservation.policy.NoOverCommitPolicy;
+import dev.rota.core.reservation.replan.RePlacingReplanner;
+import dev.rota.core.reservation.replan.ReplanResult;
+import dev.rota.core.reservation.system.AgentCatalog;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.apache.hadoop.yarn.api.records.ReservationDefinition;
 import org.apache.hadoop.yarn.api.records.ReservationId;
 import org.apache.hadoop.yarn.server.resourcemanager.reservation.InMemoryReservationAllocation;
@@ -14,134 +20,176 @@ import org.apache.hadoop.yarn.server.resourcemanager.reservation.planning.Planne
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.rota.core.reservation.system.AgentCatalog;
-import dev.rota.core.reservation.agent.ReservationAgent;
-import dev.rota.core.reservation.plan.Allocation;
-import dev.rota.core.reservation.plan.StepFunction;
-import dev.rota.core.reservation.policy.NoOverCommitPolicy;
-import dev.rota.core.reservation.replan.RePlacingReplanner;
-import dev.rota.core.reservation.replan.ReplanResult;
-
 /**
- * Hadoop's {@code reservation-planner} backed by Rota's {@link RePlacingReplanner} (the paper's Adapter):
- * when the PlanFollower finds the plan's capacity below what is committed, the accepted reservations'
- * futures are re-placed (repair, then a full re-placement if that breaks less work) with the agent named
- * by {@value ReservationKeys#KEY_REPLAN_AGENT}, instead of deleting the newest reservations as Hadoop's
- * {@code SimpleCapacityReplanner} does. Leases that started before now never move.
+ * Hadoop's {@code reservation-planner} backed by Rota's {@link RePlacingReplanner} (the paper's
+ * Adapter): when the PlanFollower finds the plan's capacity below what is committed, the accepted
+ * reservations' futures are re-placed (repair, then a full re-placement if that breaks less work)
+ * with the agent named by {@value ReservationKeys#KEY_REPLAN_AGENT}, instead of deleting the newest
+ * reservations as Hadoop's {@code SimpleCapacityReplanner} does. Leases that started before now
+ * never move.
  *
- * <p>The result is written back to Hadoop's plan: broken reservations are deleted and logged at WARN
- * with the reason (their contract can no longer be met); moved ones are deleted and re-added with their
- * new intervals (physical capacity checked, quotas not re-checked: they govern admission) and logged at
- * INFO; their acceptance time is kept. Pinned reservations (not placed by Rota, see {@link PlanConversion})
- * are kept or broken, never moved. A plan whose capacity is zero in every dimension is left alone: that is
- * a ResourceManager starting or recovering before its NodeManagers register, not a capacity loss.
+ * <p>The result is written back to Hadoop's plan: broken reservations are deleted and logged at
+ * WARN with the reason (their contract can no longer be met); moved ones are deleted and re-added
+ * with their new intervals (physical capacity checked, quotas not re-checked: they govern
+ * admission) and logged at INFO; their acceptance time is kept. Pinned reservations (not placed by
+ * Rota, see {@link PlanConversion}) are kept or broken, never moved. A plan whose capacity is zero
+ * in every dimension is left alone: that is a ResourceManager starting or recovering before its
+ * NodeManagers register, not a capacity loss.
  */
 public class RotaPlanner implements Planner {
 
-    private static final Logger LOG = LoggerFactory.getLogger(RotaPlanner.class);
+  private static final Logger LOG = LoggerFactory.getLogger(RotaPlanner.class);
 
-    private String planQueueName = "?";
-    private ReservationSettings settings = ReservationSettings.DEFAULTS;
-    private volatile boolean warnedNoCapacity;
+  private String planQueueName = "?";
+  private ReservationSettings settings = ReservationSettings.DEFAULTS;
+  private volatile boolean warnedNoCapacity;
 
-    @Override
-    public void init(String planQueueName, ReservationSchedulerConfiguration conf) {
-        this.planQueueName = planQueueName;
-        this.settings = ReservationKeys.from(conf);
-        LOG.info("Rota replanner for plan {}: re-place with agent {}", planQueueName, settings.replanAgent());
+  @Override
+  public void init(String planQueueName, ReservationSchedulerConfiguration conf) {
+    this.planQueueName = planQueueName;
+    this.settings = ReservationKeys.from(conf);
+    LOG.info(
+        "Rota replanner for plan {}: re-place with agent {}",
+        planQueueName,
+        settings.replanAgent());
+  }
+
+  @Override
+  public void plan(Plan plan, List<ReservationDefinition> contracts) throws PlanningException {
+    replan(plan, System.currentTimeMillis());
+  }
+
+  /**
+   * Replans {@code plan} as of {@code nowMs}; returns what happened to every reservation with work
+   * after now.
+   */
+  public ReplanResult replan(Plan plan, long nowMs) throws PlanningException {
+    long step = plan.getStep();
+    if (plan.getTotalCapacity().getMemorySize() <= 0
+        && plan.getTotalCapacity().getVirtualCores() <= 0) {
+      // a plan with no capacity at all is not a capacity loss but a capacity not yet known (an RM
+      // that is
+      // starting or recovering before its NodeManagers register): keep every contract
+      if (!warnedNoCapacity) {
+        warnedNoCapacity = true;
+        LOG.warn(
+            "Rota replanner on plan {}: the plan has no capacity (NodeManagers not registered yet?); "
+                + "keeping all {} reservations until it has",
+            plan.getQueueName(),
+            plan.getAllReservations().size());
+      }
+      return new ReplanResult(
+          "re-place(" + settings.replanAgent() + ")",
+          "none",
+          PlanConversion.stepFloor(nowMs, step),
+          false,
+          List.of());
     }
-
-    @Override
-    public void plan(Plan plan, List<ReservationDefinition> contracts) throws PlanningException {
-        replan(plan, System.currentTimeMillis());
+    warnedNoCapacity = false;
+    ReservationAgent agent = AgentCatalog.create(settings.replanAgent());
+    dev.rota.core.reservation.plan.Plan core =
+        PlanConversion.toCore(plan, new NoOverCommitPolicy(), agent.compilerOptions());
+    long now = PlanConversion.stepFloor(nowMs, step);
+    StepFunction capacity = StepFunction.constant(PlanConversion.toCore(plan.getTotalCapacity()));
+    ReplanResult result = new RePlacingReplanner(agent).replan(core, capacity, now);
+    if (!result.overCommitted()) {
+      return result;
     }
-
-    /** Replans {@code plan} as of {@code nowMs}; returns what happened to every reservation with work after now. */
-    public ReplanResult replan(Plan plan, long nowMs) throws PlanningException {
-        long step = plan.getStep();
-        if (plan.getTotalCapacity().getMemorySize() <= 0 && plan.getTotalCapacity().getVirtualCores() <= 0) {
-            // a plan with no capacity at all is not a capacity loss but a capacity not yet known (an RM that is
-            // starting or recovering before its NodeManagers register): keep every contract
-            if (!warnedNoCapacity) {
-                warnedNoCapacity = true;
-                LOG.warn("Rota replanner on plan {}: the plan has no capacity (NodeManagers not registered yet?); "
-                        + "keeping all {} reservations until it has", plan.getQueueName(), plan.getAllReservations().size());
-            }
-            return new ReplanResult("re-place(" + settings.replanAgent() + ")", "none", PlanConversion.stepFloor(nowMs, step),
-                    false, List.of());
-        }
-        warnedNoCapacity = false;
-        ReservationAgent agent = AgentCatalog.create(settings.replanAgent());
-        dev.rota.core.reservation.plan.Plan core = PlanConversion.toCore(plan, new NoOverCommitPolicy(), agent.compilerOptions());
-        long now = PlanConversion.stepFloor(nowMs, step);
-        StepFunction capacity = StepFunction.constant(PlanConversion.toCore(plan.getTotalCapacity()));
-        ReplanResult result = new RePlacingReplanner(agent).replan(core, capacity, now);
-        if (!result.overCommitted()) {
-            return result;
-        }
-        // take out everything that changes first, so that re-adding never meets a not-yet-moved reservation
-        List<ReservationAllocation> moved = new ArrayList<>();
-        List<Allocation> movedTo = new ArrayList<>();
-        for (ReplanResult.Outcome o : result.outcomes()) {
-            if (o.status() == ReplanResult.Status.KEPT) {
-                continue;
-            }
-            ReservationAllocation old = plan.getReservationById(hadoopId(o.id().value()));
-            if (old == null) {
-                continue;
-            }
-            plan.deleteReservation(old.getReservationId());
-            if (o.status() == ReplanResult.Status.BROKEN) {
-                LOG.warn("Rota replanner ({}) on plan {}: reservation {} of user {} can no longer be met and was removed: {}",
-                        result.mode(), plan.getQueueName(), o.id(), o.user(),
-                        o.reason().map(r -> r.describe().strip().replace('\n', ' ')).orElse("?"));
-            } else {
-                moved.add(old);
-                movedTo.add(o.after());
-            }
-        }
-        for (int i = 0; i < moved.size(); i++) {
-            ReservationAllocation old = moved.get(i);
-            Allocation after = movedTo.get(i);
-            ReservationDefinition d = old.getReservationDefinition();
-            long nb = RdlCarrier.placement(d.getReservationName()).map(RdlCarrier.Placement::notBefore).orElse(now);
-            ReservationDefinition stored = ReservationDefinition.newInstance(d.getArrival(), d.getDeadline(),
-                    d.getReservationRequests(), RdlCarrier.withPlacement(d.getReservationName(), nb, after),
-                    d.getRecurrenceExpression() == null ? "0" : d.getRecurrenceExpression(), d.getPriority());
-            InMemoryReservationAllocation a = new InMemoryReservationAllocation(old.getReservationId(), stored,
-                    old.getUser(), plan.getQueueName(), old.getStartTime(), old.getEndTime(),
-                    PlanConversion.intervals(after.total(), step), plan.getResourceCalculator(),
-                    plan.getMinimumAllocation(), old.containsGangs());
-            try {
-                if (plan.getSharingPolicy() instanceof RotaSharingPolicy rota) {
-                    rota.physicalOnly(() -> plan.addReservation(a, false));
-                } else {
-                    plan.addReservation(a, false);
-                }
-            } catch (PlanningException e) {
-                LOG.warn("Rota replanner ({}) on plan {}: reservation {} of user {} could not be re-added after moving "
-                        + "and was removed: {}", result.mode(), plan.getQueueName(), old.getReservationId(), old.getUser(),
-                        e.getMessage());
-                continue;
-            }
-            a.setAcceptanceTimestamp(old.getAcceptanceTime());
-            LOG.info("Rota replanner ({}) on plan {}: moved reservation {} of user {}: {} -> {} bundle-steps from step {}",
-                    result.mode(), plan.getQueueName(), old.getReservationId(), old.getUser(),
-                    old.getAllocationRequests().size() + " intervals", after.work(), after.start().orElse(now));
-        }
-        return result;
+    // take out everything that changes first, so that re-adding never meets a not-yet-moved
+    // reservation
+    List<ReservationAllocation> moved = new ArrayList<>();
+    List<Allocation> movedTo = new ArrayList<>();
+    for (ReplanResult.Outcome o : result.outcomes()) {
+      if (o.status() == ReplanResult.Status.KEPT) {
+        continue;
+      }
+      ReservationAllocation old = plan.getReservationById(hadoopId(o.id().value()));
+      if (old == null) {
+        continue;
+      }
+      plan.deleteReservation(old.getReservationId());
+      if (o.status() == ReplanResult.Status.BROKEN) {
+        LOG.warn(
+            "Rota replanner ({}) on plan {}: reservation {} of user {} can no longer be met and was removed: {}",
+            result.mode(),
+            plan.getQueueName(),
+            o.id(),
+            o.user(),
+            o.reason().map(r -> r.describe().strip().replace('\n', ' ')).orElse("?"));
+      } else {
+        moved.add(old);
+        movedTo.add(o.after());
+      }
     }
-
-    private static ReservationId hadoopId(String id) throws PlanningException {
-        try {
-            return ReservationId.parseReservationId(id);
-        } catch (java.io.IOException | IllegalArgumentException e) {
-            throw new PlanningException("not a reservation id: " + id);
+    for (int i = 0; i < moved.size(); i++) {
+      ReservationAllocation old = moved.get(i);
+      Allocation after = movedTo.get(i);
+      ReservationDefinition d = old.getReservationDefinition();
+      long nb =
+          RdlCarrier.placement(d.getReservationName())
+              .map(RdlCarrier.Placement::notBefore)
+              .orElse(now);
+      ReservationDefinition stored =
+          ReservationDefinition.newInstance(
+              d.getArrival(),
+              d.getDeadline(),
+              d.getReservationRequests(),
+              RdlCarrier.withPlacement(d.getReservationName(), nb, after),
+              d.getRecurrenceExpression() == null ? "0" : d.getRecurrenceExpression(),
+              d.getPriority());
+      InMemoryReservationAllocation a =
+          new InMemoryReservationAllocation(
+              old.getReservationId(),
+              stored,
+              old.getUser(),
+              plan.getQueueName(),
+              old.getStartTime(),
+              old.getEndTime(),
+              PlanConversion.intervals(after.total(), step),
+              plan.getResourceCalculator(),
+              plan.getMinimumAllocation(),
+              old.containsGangs());
+      try {
+        if (plan.getSharingPolicy() instanceof RotaSharingPolicy rota) {
+          rota.physicalOnly(() -> plan.addReservation(a, false));
+        } else {
+          plan.addReservation(a, false);
         }
+      } catch (PlanningException e) {
+        LOG.warn(
+            "Rota replanner ({}) on plan {}: reservation {} of user {} could not be re-added after moving "
+                + "and was removed: {}",
+            result.mode(),
+            plan.getQueueName(),
+            old.getReservationId(),
+            old.getUser(),
+            e.getMessage());
+        continue;
+      }
+      a.setAcceptanceTimestamp(old.getAcceptanceTime());
+      LOG.info(
+          "Rota replanner ({}) on plan {}: moved reservation {} of user {}: {} -> {} bundle-steps from step {}",
+          result.mode(),
+          plan.getQueueName(),
+          old.getReservationId(),
+          old.getUser(),
+          old.getAllocationRequests().size() + " intervals",
+          after.work(),
+          after.start().orElse(now));
     }
+    return result;
+  }
 
-    @Override
-    public String toString() {
-        return "RotaPlanner[" + planQueueName + ", re-place(" + settings.replanAgent() + ")]";
+  private static ReservationId hadoopId(String id) throws PlanningException {
+    try {
+      return ReservationId.parseReservationId(id);
+    } catch (java.io.IOException | IllegalArgumentException e) {
+      throw new PlanningException("not a reservation id: " + id);
     }
+  }
+
+  @Override
+  public String toString() {
+    return "RotaPlanner[" + planQueueName + ", re-place(" + settings.replanAgent() + ")]";
+  }
 }

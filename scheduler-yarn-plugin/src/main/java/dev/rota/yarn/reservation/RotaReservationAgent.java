@@ -1,5 +1,17 @@
 package dev.rota.yarn.reservation;
 
+import dev.rota.core.reservation.Rejection;
+import dev.rota.core.reservation.ReservationRequest;
+import dev.rota.core.reservation.plan.Allocation;
+import dev.rota.core.reservation.plan.PlannedReservation;
+import dev.rota.core.reservation.policy.NoOverCommitPolicy;
+import dev.rota.core.reservation.rdl.CompileResult;
+import dev.rota.core.reservation.rdl.RdlCompiler;
+import dev.rota.core.reservation.rdl.RdlExpression;
+import dev.rota.core.reservation.replan.RePlacingReplanner;
+import dev.rota.core.reservation.system.AgentCatalog;
+import dev.rota.core.reservation.system.ReservationDecision;
+import dev.rota.core.reservation.system.ReservationSystem;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.records.ReservationDefinition;
 import org.apache.hadoop.yarn.api.records.ReservationId;
@@ -13,145 +25,202 @@ import org.apache.hadoop.yarn.server.resourcemanager.reservation.planning.Reserv
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.rota.core.reservation.Rejection;
-import dev.rota.core.reservation.system.ReservationDecision;
-import dev.rota.core.reservation.ReservationRequest;
-import dev.rota.core.reservation.system.ReservationSystem;
-import dev.rota.core.reservation.system.AgentCatalog;
-import dev.rota.core.reservation.plan.Allocation;
-import dev.rota.core.reservation.plan.PlannedReservation;
-import dev.rota.core.reservation.policy.NoOverCommitPolicy;
-import dev.rota.core.reservation.rdl.CompileResult;
-import dev.rota.core.reservation.rdl.RdlCompiler;
-import dev.rota.core.reservation.rdl.RdlExpression;
-import dev.rota.core.reservation.replan.RePlacingReplanner;
-
 /**
- * Hadoop's {@code reservation-agent} backed by Rota's placement agents (GREE, GREE-L, the portfolio, or
- * any agent in {@link AgentCatalog}, by the name in {@value ReservationKeys#KEY_AGENT}).
+ * Hadoop's {@code reservation-agent} backed by Rota's placement agents (GREE, GREE-L, the
+ * portfolio, or any agent in {@link AgentCatalog}, by the name in {@value
+ * ReservationKeys#KEY_AGENT}).
  *
- * <p>For every create or update it converts Hadoop's plan into a core plan ({@link PlanConversion}),
- * turns the {@code ReservationDefinition} into RDL (nested RDL when the name starts with
- * {@value RdlCarrier#RDL_PREFIX}, else the one-level form), runs the core reservation system (compile,
- * place, sharing policy, unknown users) and, on acceptance, adds the allocation to Hadoop's plan as an
- * {@link InMemoryReservationAllocation} over [arrival, deadline) with Rota's per-atom leases appended to
- * the stored definition's name ({@link RdlCarrier#withPlacement}). Hadoop's plan stays the source of
- * truth: the PlanFollower, the state store and recovery use it unchanged.
+ * <p>For every create or update it converts Hadoop's plan into a core plan ({@link
+ * PlanConversion}), turns the {@code ReservationDefinition} into RDL (nested RDL when the name
+ * starts with {@value RdlCarrier#RDL_PREFIX}, else the one-level form), runs the core reservation
+ * system (compile, place, sharing policy, unknown users) and, on acceptance, adds the allocation to
+ * Hadoop's plan as an {@link InMemoryReservationAllocation} over [arrival, deadline) with Rota's
+ * per-atom leases appended to the stored definition's name ({@link RdlCarrier#withPlacement}).
+ * Hadoop's plan stays the source of truth: the PlanFollower, the state store and recovery use it
+ * unchanged.
  *
  * <p>A rejection throws: {@link ContractValidationException} for malformed or impossible RDL,
  * {@link PlanningQuotaException} for quotas, {@link ResourceOverCommitException} for capacity, and
- * {@link PlanningException} otherwise; the message is the core rejection with the sub-expression path,
- * every nested cause and, for quotas, the user, time and amount. The plan is unchanged.
+ * {@link PlanningException} otherwise; the message is the core rejection with the sub-expression
+ * path, every nested cause and, for quotas, the user, time and amount. The plan is unchanged.
  *
- * <p>Settings: read from the queue's CapacityScheduler configuration through the plan's
- * {@link RotaSharingPolicy} when the queue uses it; otherwise from the configuration given to
- * {@link #init} (the ResourceManager's yarn-site.xml).
+ * <p>Settings: read from the queue's CapacityScheduler configuration through the plan's {@link
+ * RotaSharingPolicy} when the queue uses it; otherwise from the configuration given to {@link
+ * #init} (the ResourceManager's yarn-site.xml).
  */
 public class RotaReservationAgent implements ReservationAgent {
 
-    private static final Logger LOG = LoggerFactory.getLogger(RotaReservationAgent.class);
+  private static final Logger LOG = LoggerFactory.getLogger(RotaReservationAgent.class);
 
-    private ReservationSettings fallback = ReservationSettings.DEFAULTS;
+  private ReservationSettings fallback = ReservationSettings.DEFAULTS;
 
-    @Override
-    public void init(Configuration conf) {
-        fallback = ReservationKeys.from(conf);
+  @Override
+  public void init(Configuration conf) {
+    fallback = ReservationKeys.from(conf);
+  }
+
+  /** The settings in force for {@code plan}. */
+  ReservationSettings settings(Plan plan) {
+    return plan.getSharingPolicy() instanceof RotaSharingPolicy p ? p.settings() : fallback;
+  }
+
+  @Override
+  public boolean createReservation(
+      ReservationId reservationId, String user, Plan plan, ReservationDefinition contract)
+      throws PlanningException {
+    return place(reservationId, user, plan, contract, false);
+  }
+
+  @Override
+  public boolean updateReservation(
+      ReservationId reservationId, String user, Plan plan, ReservationDefinition contract)
+      throws PlanningException {
+    return place(reservationId, user, plan, contract, true);
+  }
+
+  @Override
+  public boolean deleteReservation(ReservationId reservationId, String user, Plan plan)
+      throws PlanningException {
+    LOG.info(
+        "Rota agent: deleting reservation {} of user {} from plan {}",
+        reservationId,
+        user,
+        plan.getQueueName());
+    return plan.deleteReservation(reservationId);
+  }
+
+  private boolean place(
+      ReservationId id, String user, Plan plan, ReservationDefinition contract, boolean update)
+      throws PlanningException {
+    long step = plan.getStep();
+    ReservationSettings settings = settings(plan);
+    dev.rota.core.reservation.agent.ReservationAgent agent = AgentCatalog.create(settings.agent());
+    String what = "reservation " + id + " of user '" + user + "' in plan " + plan.getQueueName();
+    String recurrence = contract.getRecurrenceExpression();
+    if (recurrence != null && !recurrence.isBlank() && !"0".equals(recurrence.strip())) {
+      throw new ContractValidationException(
+          "Rota agent "
+              + agent.name()
+              + " rejects "
+              + what
+              + ": periodic reservations (recurrence "
+              + recurrence
+              + ") are not supported by Rota's agents");
     }
-
-    /** The settings in force for {@code plan}. */
-    ReservationSettings settings(Plan plan) {
-        return plan.getSharingPolicy() instanceof RotaSharingPolicy p ? p.settings() : fallback;
+    long now = Math.max(0, PlanConversion.stepCeil(System.currentTimeMillis(), step));
+    long arrival = PlanConversion.arrivalStep(contract, step);
+    RdlExpression relative;
+    try {
+      relative = PlanConversion.relativeRdlOf(contract, step);
+    } catch (IllegalArgumentException e) {
+      throw new ContractValidationException(
+          "Rota agent " + agent.name() + " rejects " + what + ": " + e.getMessage());
     }
-
-    @Override
-    public boolean createReservation(ReservationId reservationId, String user, Plan plan, ReservationDefinition contract)
-            throws PlanningException {
-        return place(reservationId, user, plan, contract, false);
+    // check the RDL in the user's own times first, so that errors quote the numbers the user wrote
+    CompileResult own =
+        RdlCompiler.compile(
+            relative, agent.compilerOptions().withNotBefore(Math.max(0, now - arrival)));
+    if (own instanceof CompileResult.Invalid inv) {
+      throw rejection(
+          agent.name(), what, Rejection.ofIssues("compiler", inv.errors()), step, arrival);
     }
-
-    @Override
-    public boolean updateReservation(ReservationId reservationId, String user, Plan plan, ReservationDefinition contract)
-            throws PlanningException {
-        return place(reservationId, user, plan, contract, true);
+    RdlExpression rdl = RdlCarrier.shift(relative, arrival);
+    dev.rota.core.reservation.plan.SharingPolicy policy =
+        plan.getSharingPolicy() instanceof RotaSharingPolicy p
+            ? p.core(step)
+            : new NoOverCommitPolicy();
+    dev.rota.core.reservation.plan.Plan core =
+        PlanConversion.toCore(plan, policy, agent.compilerOptions());
+    ReservationSystem system =
+        new ReservationSystem(core, agent, new RePlacingReplanner(), settings.users());
+    ReservationRequest request =
+        new ReservationRequest(
+            dev.rota.core.reservation.ReservationId.of(id.toString()), user, rdl);
+    ReservationDecision decision =
+        update ? system.update(request, now) : system.submit(request, now);
+    if (decision instanceof ReservationDecision.Rejected r) {
+      throw rejection(agent.name(), what, r.rejection(), step, arrival);
     }
+    PlannedReservation accepted = ((ReservationDecision.Accepted) decision).reservation();
+    Allocation allocation = accepted.allocation();
+    ReservationDefinition stored =
+        ReservationDefinition.newInstance(
+            contract.getArrival(),
+            contract.getDeadline(),
+            contract.getReservationRequests(),
+            RdlCarrier.withPlacement(contract.getReservationName(), now, allocation),
+            contract.getRecurrenceExpression() == null ? "0" : contract.getRecurrenceExpression(),
+            contract.getPriority());
+    boolean gang = accepted.contract().atoms().stream().anyMatch(a -> a.g() > 1);
+    InMemoryReservationAllocation hadoop =
+        new InMemoryReservationAllocation(
+            id,
+            stored,
+            user,
+            plan.getQueueName(),
+            contract.getArrival(),
+            contract.getDeadline(),
+            PlanConversion.intervals(allocation.total(), step),
+            plan.getResourceCalculator(),
+            plan.getMinimumAllocation(),
+            gang);
+    boolean done = update ? plan.updateReservation(hadoop) : plan.addReservation(hadoop, false);
+    LOG.info(
+        "Rota agent {} {} {}: {} bundle-steps in {} leases from step {} to {} ({}), gang={}",
+        agent.name(),
+        update ? "updated" : "accepted",
+        what,
+        allocation.work(),
+        allocation.atoms().stream().mapToInt(a -> a.blocks().size()).sum(),
+        allocation.start().orElse(now),
+        allocation.end().orElse(now),
+        RdlCarrier.withoutPlacement(contract.getReservationName()).isEmpty() ? "flat" : "rdl",
+        gang);
+    return done;
+  }
 
-    @Override
-    public boolean deleteReservation(ReservationId reservationId, String user, Plan plan) throws PlanningException {
-        LOG.info("Rota agent: deleting reservation {} of user {} from plan {}", reservationId, user, plan.getQueueName());
-        return plan.deleteReservation(reservationId);
-    }
-
-    private boolean place(ReservationId id, String user, Plan plan, ReservationDefinition contract, boolean update)
-            throws PlanningException {
-        long step = plan.getStep();
-        ReservationSettings settings = settings(plan);
-        dev.rota.core.reservation.agent.ReservationAgent agent = AgentCatalog.create(settings.agent());
-        String what = "reservation " + id + " of user '" + user + "' in plan " + plan.getQueueName();
-        String recurrence = contract.getRecurrenceExpression();
-        if (recurrence != null && !recurrence.isBlank() && !"0".equals(recurrence.strip())) {
-            throw new ContractValidationException("Rota agent " + agent.name() + " rejects " + what
-                    + ": periodic reservations (recurrence " + recurrence + ") are not supported by Rota's agents");
-        }
-        long now = Math.max(0, PlanConversion.stepCeil(System.currentTimeMillis(), step));
-        long arrival = PlanConversion.arrivalStep(contract, step);
-        RdlExpression relative;
-        try {
-            relative = PlanConversion.relativeRdlOf(contract, step);
-        } catch (IllegalArgumentException e) {
-            throw new ContractValidationException("Rota agent " + agent.name() + " rejects " + what + ": " + e.getMessage());
-        }
-        // check the RDL in the user's own times first, so that errors quote the numbers the user wrote
-        CompileResult own = RdlCompiler.compile(relative, agent.compilerOptions().withNotBefore(Math.max(0, now - arrival)));
-        if (own instanceof CompileResult.Invalid inv) {
-            throw rejection(agent.name(), what, Rejection.ofIssues("compiler", inv.errors()), step, arrival);
-        }
-        RdlExpression rdl = RdlCarrier.shift(relative, arrival);
-        dev.rota.core.reservation.plan.SharingPolicy policy = plan.getSharingPolicy() instanceof RotaSharingPolicy p
-                ? p.core(step) : new NoOverCommitPolicy();
-        dev.rota.core.reservation.plan.Plan core = PlanConversion.toCore(plan, policy, agent.compilerOptions());
-        ReservationSystem system = new ReservationSystem(core, agent, new RePlacingReplanner(), settings.users());
-        ReservationRequest request = new ReservationRequest(dev.rota.core.reservation.ReservationId.of(id.toString()), user, rdl);
-        ReservationDecision decision = update ? system.update(request, now) : system.submit(request, now);
-        if (decision instanceof ReservationDecision.Rejected r) {
-            throw rejection(agent.name(), what, r.rejection(), step, arrival);
-        }
-        PlannedReservation accepted = ((ReservationDecision.Accepted) decision).reservation();
-        Allocation allocation = accepted.allocation();
-        ReservationDefinition stored = ReservationDefinition.newInstance(contract.getArrival(), contract.getDeadline(),
-                contract.getReservationRequests(),
-                RdlCarrier.withPlacement(contract.getReservationName(), now, allocation),
-                contract.getRecurrenceExpression() == null ? "0" : contract.getRecurrenceExpression(),
-                contract.getPriority());
-        boolean gang = accepted.contract().atoms().stream().anyMatch(a -> a.g() > 1);
-        InMemoryReservationAllocation hadoop = new InMemoryReservationAllocation(id, stored, user, plan.getQueueName(),
-                contract.getArrival(), contract.getDeadline(), PlanConversion.intervals(allocation.total(), step),
-                plan.getResourceCalculator(), plan.getMinimumAllocation(), gang);
-        boolean done = update ? plan.updateReservation(hadoop) : plan.addReservation(hadoop, false);
-        LOG.info("Rota agent {} {} {}: {} bundle-steps in {} leases from step {} to {} ({}), gang={}", agent.name(),
-                update ? "updated" : "accepted", what, allocation.work(),
-                allocation.atoms().stream().mapToInt(a -> a.blocks().size()).sum(),
-                allocation.start().orElse(now), allocation.end().orElse(now),
-                RdlCarrier.withoutPlacement(contract.getReservationName()).isEmpty() ? "flat" : "rdl", gang);
-        return done;
-    }
-
-    /** The exception Hadoop reports to the client for a core rejection. */
-    static PlanningException rejection(String agent, String what, Rejection r, long stepMs, long arrival) {
-        boolean relative = r.code() == Rejection.Code.INVALID_RDL || r.code() == Rejection.Code.INFEASIBLE_RDL;
-        boolean timed = r.code() == Rejection.Code.NO_CAPACITY || r.code() == Rejection.Code.QUOTA_EXCEEDED
-                || r.code() == Rejection.Code.OVER_COMMIT;
-        String msg = "Rota agent " + agent + " rejects " + what + ": " + PlanConversion.userPaths(r.describe().strip())
-                + r.violation().map(v -> " [step " + v.time() + " = " + java.time.Instant.ofEpochMilli(v.time() * stepMs)
-                        + "]").orElse("")
-                + (relative ? " (times in plan steps of " + stepMs + " ms from the arrival)"
-                        : !timed ? "" : " (times in plan steps of " + stepMs + " ms since the epoch; the arrival is step " + arrival + " = "
-                                + java.time.Instant.ofEpochMilli(arrival * stepMs) + ")");
-        LOG.info("{}", msg.replace('\n', ' '));
-        return switch (r.code()) {
-            case INVALID_RDL, INFEASIBLE_RDL -> new ContractValidationException(msg);
-            case QUOTA_EXCEEDED -> new PlanningQuotaException(msg);
-            case OVER_COMMIT -> new ResourceOverCommitException(msg);
-            default -> new PlanningException(msg);
-        };
-    }
+  /** The exception Hadoop reports to the client for a core rejection. */
+  static PlanningException rejection(
+      String agent, String what, Rejection r, long stepMs, long arrival) {
+    boolean relative =
+        r.code() == Rejection.Code.INVALID_RDL || r.code() == Rejection.Code.INFEASIBLE_RDL;
+    boolean timed =
+        r.code() == Rejection.Code.NO_CAPACITY
+            || r.code() == Rejection.Code.QUOTA_EXCEEDED
+            || r.code() == Rejection.Code.OVER_COMMIT;
+    String msg =
+        "Rota agent "
+            + agent
+            + " rejects "
+            + what
+            + ": "
+            + PlanConversion.userPaths(r.describe().strip())
+            + r.violation()
+                .map(
+                    v ->
+                        " [step "
+                            + v.time()
+                            + " = "
+                            + java.time.Instant.ofEpochMilli(v.time() * stepMs)
+                            + "]")
+                .orElse("")
+            + (relative
+                ? " (times in plan steps of " + stepMs + " ms from the arrival)"
+                : !timed
+                    ? ""
+                    : " (times in plan steps of "
+                        + stepMs
+                        + " ms since the epoch; the arrival is step "
+                        + arrival
+                        + " = "
+                        + java.time.Instant.ofEpochMilli(arrival * stepMs)
+                        + ")");
+    LOG.info("{}", msg.replace('\n', ' '));
+    return switch (r.code()) {
+      case INVALID_RDL, INFEASIBLE_RDL -> new ContractValidationException(msg);
+      case QUOTA_EXCEEDED -> new PlanningQuotaException(msg);
+      case OVER_COMMIT -> new ResourceOverCommitException(msg);
+      default -> new PlanningException(msg);
+    };
+  }
 }

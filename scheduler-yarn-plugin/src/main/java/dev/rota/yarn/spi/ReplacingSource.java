@@ -6,9 +6,9 @@ import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 
 /**
  * The registration lifecycle every Rota metrics2 source shares: registering replaces any source of
- * the same name left by an earlier scheduler instance in this JVM (an RM restart, a test), instead of
- * failing with "already exists"; unregistering is idempotent and only removes the source if it is
- * still the registered one. Thread-safe.
+ * the same name left by an earlier scheduler instance in this JVM (an RM restart, a test), instead
+ * of failing with "already exists"; unregistering is idempotent and only removes the source if it
+ * is still the registered one. Thread-safe.
  *
  * @param <T> the source type
  */
@@ -22,7 +22,9 @@ public final class ReplacingSource<T extends MetricsSource> {
     this.description = description;
   }
 
-  /** Registers {@code fresh} under this name, replacing the previous source; returns {@code fresh}. */
+  /**
+   * Registers {@code fresh} under this name, replacing the previous source; returns {@code fresh}.
+   */
   public synchronized T register(T fresh) {
     MetricsSystem ms = DefaultMetricsSystem.instance();
     ms.unregisterSource(name);

@@ -5,15 +5,15 @@ import java.nio.file.Path;
 /** Test inputs: the shipped conf/adaptive/capacity-scheduler.xml and small hand-written files. */
 final class Fixtures {
 
-    private Fixtures() {
-    }
+  private Fixtures() {}
 
-    static Path adaptiveConf() {
-        return Path.of(System.getProperty("rota.root.dir", "..")).resolve("conf/adaptive");
-    }
+  static Path adaptiveConf() {
+    return Path.of(System.getProperty("rota.root.dir", "..")).resolve("conf/adaptive");
+  }
 
-    /** Two groups a, b (60/40) with two queues each, comments and an unrelated property. */
-    static final String TWO_GROUPS = """
+  /** Two groups a, b (60/40) with two queues each, comments and an unrelated property. */
+  static final String TWO_GROUPS =
+      """
             <?xml version="1.0" encoding="UTF-8"?>
             <!-- operator comment: keep me -->
             <configuration>

@@ -9,32 +9,33 @@ import java.util.Objects;
 
 /**
  * The ground truth for AdaptiveConfig: one group of leaf queues on {@code containers} containers,
- * simulated container by container on the {@link SimEngine}, with actual (noisy) task durations.
- * It is deliberately a different code path from the comparator's list scheduling (Algorithm 1): it
+ * simulated container by container on the {@link SimEngine}, with actual (noisy) task durations. It
+ * is deliberately a different code path from the comparator's list scheduling (Algorithm 1): it
  * hands out one container at a time, as a YARN ResourceManager does on node heartbeats, re-sorting
  * queues and jobs before every container.
  *
  * <p><b>Semantics.</b> After every instant with events, free containers are handed out one at a
  * time until none is free or nothing may take one:
+ *
  * <ol>
- *   <li><b>queue</b>: among queues with pending requests that stay within their maximum
- *       ({@code floor(maxFrac × containers)} containers):
- *       Capacity picks the lowest used / guaranteed ({@code share × containers}) — the Capacity
- *       Scheduler's "least used capacity first" — so a queue below its guarantee goes first and idle
- *       capacity is lent to others up to maximum-capacity (elasticity);
- *       Fair picks a queue below its min share ({@code min(minFrac × containers, demand)}) first, by
- *       used / min share, and then the lowest used / weight (the Fair Scheduler's FairSharePolicy);
- *       ties go to the lower queue index.
+ *   <li><b>queue</b>: among queues with pending requests that stay within their maximum ({@code
+ *       floor(maxFrac × containers)} containers): Capacity picks the lowest used / guaranteed
+ *       ({@code share × containers}) — the Capacity Scheduler's "least used capacity first" — so a
+ *       queue below its guarantee goes first and idle capacity is lent to others up to
+ *       maximum-capacity (elasticity); Fair picks a queue below its min share ({@code min(minFrac ×
+ *       containers, demand)}) first, by used / min share, and then the lowest used / weight (the
+ *       Fair Scheduler's FairSharePolicy); ties go to the lower queue index.
  *   <li><b>job</b> in that queue: FIFO = earliest submission; FAIR = fewest containers held; DRF =
  *       smallest dominant share over (containers, vcores), a group of {@code containers} containers
- *       having as many vcores: the AM (one container, one vcore) plus task containers × max(1, vcores
- *       per task); ties by submission.
- *   <li><b>container</b>: a job first needs its ApplicationMaster container (when {@code amContainer}
- *       is set), held until the job finishes; then one container per task of its current stage, in
- *       task order, released when the task ends (with {@code reuseContainers}, kept for the job's
- *       next unstarted task of the stage instead). The next stage's tasks are requested when every
- *       task of the current one has finished.
+ *       having as many vcores: the AM (one container, one vcore) plus task containers × max(1,
+ *       vcores per task); ties by submission.
+ *   <li><b>container</b>: a job first needs its ApplicationMaster container (when {@code
+ *       amContainer} is set), held until the job finishes; then one container per task of its
+ *       current stage, in task order, released when the task ends (with {@code reuseContainers},
+ *       kept for the job's next unstarted task of the stage instead). The next stage's tasks are
+ *       requested when every task of the current one has finished.
  * </ol>
+ *
  * AM limits: at most {@value #AM_SHARE} of a queue's maximum (at least one) and of the group may be
  * held by AMs, the Fair Scheduler's default {@code maxAMShare}; without such a limit AMs could take
  * every container and deadlock the group. Nothing is preempted; a configuration change affects the
@@ -51,12 +52,15 @@ public final class GroupSimulation implements SimEngine.Model {
    * How jobs use containers.
    *
    * @param amContainer a job first needs an ApplicationMaster container, held until it finishes
-   * @param reuseContainers a container whose task ends runs the job's next unstarted task of the same
-   *     stage instead of going back to the scheduler (Spark executors, Tez container reuse; the
-   *     comparator's Algorithm 2 assumes this); off = MapReduce, one container per task
+   * @param reuseContainers a container whose task ends runs the job's next unstarted task of the
+   *     same stage instead of going back to the scheduler (Spark executors, Tez container reuse;
+   *     the comparator's Algorithm 2 assumes this); off = MapReduce, one container per task
    */
   public record Execution(boolean amContainer, boolean reuseContainers) {
-    /** Hadoop MapReduce on YARN: an AM per job, a fresh container per task (the reproductions' default). */
+    /**
+     * Hadoop MapReduce on YARN: an AM per job, a fresh container per task (the reproductions'
+     * default).
+     */
     public static final Execution MAPREDUCE = new Execution(true, false);
   }
 
@@ -74,7 +78,8 @@ public final class GroupSimulation implements SimEngine.Model {
    * @param firstStart per job, when it got its first container
    * @param configs the configuration in force after each tuning moment (empty without a controller)
    */
-  public record Result(double[] latency, double[] finish, double[] firstStart, List<TruthConfig> configs) {
+  public record Result(
+      double[] latency, double[] finish, double[] firstStart, List<TruthConfig> configs) {
     /** Mean latency over all jobs. */
     public double meanLatency() {
       double s = 0;
@@ -134,8 +139,13 @@ public final class GroupSimulation implements SimEngine.Model {
   private int ams;
   private int free;
 
-  private GroupSimulation(List<TruthJob> jobs, int containers, Execution exec, TruthConfig initial,
-      Controller controller, double interval) {
+  private GroupSimulation(
+      List<TruthJob> jobs,
+      int containers,
+      Execution exec,
+      TruthConfig initial,
+      Controller controller,
+      double interval) {
     this.jobs = List.copyOf(jobs);
     this.containers = containers;
     this.am = exec.amContainer();
@@ -152,8 +162,11 @@ public final class GroupSimulation implements SimEngine.Model {
     }
     for (int i = 1; i < this.jobs.size(); i++) {
       if (this.jobs.get(i).submit() < this.jobs.get(i - 1).submit()) {
-        throw new IllegalArgumentException("jobs must be in submission order: job " + this.jobs.get(i).id()
-            + " is submitted before job " + this.jobs.get(i - 1).id());
+        throw new IllegalArgumentException(
+            "jobs must be in submission order: job "
+                + this.jobs.get(i).id()
+                + " is submitted before job "
+                + this.jobs.get(i - 1).id());
       }
     }
     int n = this.jobs.size();
@@ -177,8 +190,14 @@ public final class GroupSimulation implements SimEngine.Model {
     for (int i = 0; i < n; i++) {
       TruthJob j = this.jobs.get(i);
       if (j.queue() >= nq) {
-        throw new IllegalArgumentException("job " + j.id() + " is in queue " + j.queue() + " but the configuration has "
-            + nq + " queues");
+        throw new IllegalArgumentException(
+            "job "
+                + j.id()
+                + " is in queue "
+                + j.queue()
+                + " but the configuration has "
+                + nq
+                + " queues");
       }
       domUnit[i] = Math.max(1, j.vcores());
     }
@@ -186,12 +205,14 @@ public final class GroupSimulation implements SimEngine.Model {
   }
 
   /** Runs the jobs under one static configuration. */
-  public static Result run(List<TruthJob> jobs, int containers, boolean amContainer, TruthConfig config) {
+  public static Result run(
+      List<TruthJob> jobs, int containers, boolean amContainer, TruthConfig config) {
     return run(jobs, containers, new Execution(amContainer, false), config);
   }
 
   /** Runs the jobs under one static configuration. */
-  public static Result run(List<TruthJob> jobs, int containers, Execution exec, TruthConfig config) {
+  public static Result run(
+      List<TruthJob> jobs, int containers, Execution exec, TruthConfig config) {
     return new GroupSimulation(jobs, containers, exec, config, null, 0).go();
   }
 
@@ -199,8 +220,13 @@ public final class GroupSimulation implements SimEngine.Model {
    * Runs the jobs starting under {@code initial}, asking {@code controller} for a configuration at
    * times 0, interval, 2·interval, … while any job is unfinished.
    */
-  public static Result run(List<TruthJob> jobs, int containers, Execution exec, TruthConfig initial,
-      Controller controller, double interval) {
+  public static Result run(
+      List<TruthJob> jobs,
+      int containers,
+      Execution exec,
+      TruthConfig initial,
+      Controller controller,
+      double interval) {
     Objects.requireNonNull(controller, "controller");
     if (!(interval > 0)) {
       throw new IllegalArgumentException("tuning interval must be > 0, got " + interval);
@@ -217,8 +243,12 @@ public final class GroupSimulation implements SimEngine.Model {
     }
     engine.run(this);
     if (unfinished > 0) {
-      throw new IllegalStateException(unfinished + " jobs never finished (a queue can never get a container: "
-          + "check maximum capacities against " + containers + " containers)");
+      throw new IllegalStateException(
+          unfinished
+              + " jobs never finished (a queue can never get a container: "
+              + "check maximum capacities against "
+              + containers
+              + " containers)");
     }
     double[] lat = new double[jobs.size()];
     for (int i = 0; i < lat.length; i++) {
@@ -229,12 +259,20 @@ public final class GroupSimulation implements SimEngine.Model {
 
   private void checkConfig(TruthConfig c) {
     if (c.queueCount() != nq) {
-      throw new IllegalArgumentException("configuration has " + c.queueCount() + " queues, the group " + nq);
+      throw new IllegalArgumentException(
+          "configuration has " + c.queueCount() + " queues, the group " + nq);
     }
     for (int q = 0; q < nq; q++) {
       if (maxOf(c, q) < (am ? 2 : 1)) {
-        throw new IllegalArgumentException("queue " + q + " may hold at most " + maxOf(c, q) + " of " + containers
-            + " containers" + (am ? "; with an AM per job a queue needs at least 2" : ""));
+        throw new IllegalArgumentException(
+            "queue "
+                + q
+                + " may hold at most "
+                + maxOf(c, q)
+                + " of "
+                + containers
+                + " containers"
+                + (am ? "; with an AM per job a queue needs at least 2" : ""));
       }
     }
   }
@@ -383,7 +421,8 @@ public final class GroupSimulation implements SimEngine.Model {
         needy = used[q] < minShare;
         key = needy ? used[q] / minShare : used[q] / qc.share();
       }
-      boolean better = best < 0 || (needy && !bestNeedy) || (needy == bestNeedy && key < bestKey - 1e-12);
+      boolean better =
+          best < 0 || (needy && !bestNeedy) || (needy == bestNeedy && key < bestKey - 1e-12);
       if (better) {
         best = q;
         bestNeedy = needy;
@@ -401,11 +440,13 @@ public final class GroupSimulation implements SimEngine.Model {
       if (jobs.get(j).queue() != q || demand(j) == 0) {
         continue;
       }
-      double key = switch (p) {
-        case FIFO -> 0;
-        case FAIR -> held[j];
-        case DRF -> (amOn[j] ? 1 : 0) + (held[j] - (amOn[j] ? 1 : 0)) * domUnit[j]; // an AM is 1 vcore
-      };
+      double key =
+          switch (p) {
+            case FIFO -> 0;
+            case FAIR -> held[j];
+            case DRF ->
+                (amOn[j] ? 1 : 0) + (held[j] - (amOn[j] ? 1 : 0)) * domUnit[j]; // an AM is 1 vcore
+          };
       // jobs are scanned in submission order, so ties keep the earlier job
       if (best < 0 || key < bestKey - 1e-12) {
         best = j;

@@ -28,7 +28,12 @@ public record GroupSnapshot(double now, int containers, TruthConfig current, Lis
    * @param runningTasks indices (in the stage) of its running tasks
    * @param runningSince start times of those tasks
    */
-  public record JobView(TruthJob job, boolean amRunning, int stage, int started, int[] runningTasks,
+  public record JobView(
+      TruthJob job,
+      boolean amRunning,
+      int stage,
+      int started,
+      int[] runningTasks,
       double[] runningSince) {
     /** Containers the job holds now (AM included). */
     public int held() {

@@ -6,9 +6,9 @@ import java.util.SplittableRandom;
  * How actual task durations depart from their estimates in the ground truth: actual = estimate ×
  * exp(σ·Z − σ²/2) with Z standard normal, a mean-preserving log-normal factor, drawn once per task
  * from {@code SplittableRandom(seed)}. σ = 0 makes actual equal to the estimate (the comparator is
- * then judged only on its model differences). The default σ is {@value #DEFAULT_SIGMA}: a task takes
- * between 0.57× and 1.62× its estimate with 90% probability, about the spread Hadoop task-time
- * predictors report (the paper gives no figure; see docs/results/adaptiveconfig.md).
+ * then judged only on its model differences). The default σ is {@value #DEFAULT_SIGMA}: a task
+ * takes between 0.57× and 1.62× its estimate with 90% probability, about the spread Hadoop
+ * task-time predictors report (the paper gives no figure; see docs/results/adaptiveconfig.md).
  *
  * @param sigma standard deviation of the log of the factor (>= 0)
  * @param seed random seed

@@ -11,12 +11,12 @@ import java.util.Objects;
  * <ul>
  *   <li><b>Capacity</b>: {@code share} is the guaranteed capacity as a fraction of the group (the
  *       shares sum to 1); a queue may borrow idle containers up to {@code maxFrac} of the group
- *       (maximum-capacity; {@code maxFrac == share} turns elasticity off); {@code minFrac} is unused;
- *       policy FIFO (YARN's default) or FAIR (the fair ordering policy); DRF is not a Capacity
- *       Scheduler ordering policy.
+ *       (maximum-capacity; {@code maxFrac == share} turns elasticity off); {@code minFrac} is
+ *       unused; policy FIFO (YARN's default) or FAIR (the fair ordering policy); DRF is not a
+ *       Capacity Scheduler ordering policy.
  *   <li><b>Fair</b>: {@code share} is the queue's weight (any positive number); {@code minFrac} and
- *       {@code maxFrac} are minResources and maxResources as fractions of the group; policy FIFO, FAIR
- *       or DRF.
+ *       {@code maxFrac} are minResources and maxResources as fractions of the group; policy FIFO,
+ *       FAIR or DRF.
  * </ul>
  *
  * @param kind the scheduler
@@ -24,10 +24,17 @@ import java.util.Objects;
  */
 public record TruthConfig(Kind kind, List<Queue> queues) {
   /** The hierarchical scheduler being configured. */
-  public enum Kind { CAPACITY, FAIR }
+  public enum Kind {
+    CAPACITY,
+    FAIR
+  }
 
   /** Job ordering inside a queue. */
-  public enum Policy { FIFO, FAIR, DRF }
+  public enum Policy {
+    FIFO,
+    FAIR,
+    DRF
+  }
 
   /**
    * One leaf queue.
@@ -41,11 +48,15 @@ public record TruthConfig(Kind kind, List<Queue> queues) {
     public Queue {
       Objects.requireNonNull(policy, "policy");
       if (!(share > 0) || Double.isInfinite(share)) {
-        throw new IllegalArgumentException("queue share/weight must be > 0 and finite, got " + share);
+        throw new IllegalArgumentException(
+            "queue share/weight must be > 0 and finite, got " + share);
       }
       if (!(minFrac >= 0 && minFrac <= 1) || !(maxFrac > 0 && maxFrac <= 1) || minFrac > maxFrac) {
         throw new IllegalArgumentException(
-            "queue bounds need 0 <= minFrac <= maxFrac <= 1, maxFrac > 0; got " + minFrac + ", " + maxFrac);
+            "queue bounds need 0 <= minFrac <= maxFrac <= 1, maxFrac > 0; got "
+                + minFrac
+                + ", "
+                + maxFrac);
       }
     }
   }
@@ -61,10 +72,12 @@ public record TruthConfig(Kind kind, List<Queue> queues) {
       for (Queue q : queues) {
         sum += q.share;
         if (q.policy == Policy.DRF) {
-          throw new IllegalArgumentException("the Capacity Scheduler has no DRF ordering policy (use FIFO or FAIR)");
+          throw new IllegalArgumentException(
+              "the Capacity Scheduler has no DRF ordering policy (use FIFO or FAIR)");
         }
         if (q.maxFrac < q.share - 1e-9) {
-          throw new IllegalArgumentException("capacity queue: maximum-capacity " + q.maxFrac + " < capacity " + q.share);
+          throw new IllegalArgumentException(
+              "capacity queue: maximum-capacity " + q.maxFrac + " < capacity " + q.share);
         }
       }
       if (Math.abs(sum - 1) > 1e-6) {

@@ -9,7 +9,8 @@ import java.util.Objects;
  * task-time model) beside the <em>actual</em> ones (what the simulated cluster runs; estimate times
  * noise, see {@link TaskNoise}). Stage {@code s + 1} starts only when every task of stage {@code s}
  * has finished (a MapReduce map/reduce barrier). Each task holds one container (1 core / 2 GB) and
- * uses {@code vcores} vcores, DRF's second resource (a container is worth one vcore of the group's).
+ * uses {@code vcores} vcores, DRF's second resource (a container is worth one vcore of the
+ * group's).
  *
  * @param id index of the job in its mix, from 0 (also the arrival tie-breaker)
  * @param queue leaf queue index, from 0
@@ -19,25 +20,34 @@ import java.util.Objects;
  * @param actual per stage, the actual duration of each task (same shape as {@code estimated})
  * @param vcores vcores one task uses (>= 1; only DRF reads it)
  */
-public record TruthJob(int id, int queue, int priority, double submit, double[][] estimated, double[][] actual,
+public record TruthJob(
+    int id,
+    int queue,
+    int priority,
+    double submit,
+    double[][] estimated,
+    double[][] actual,
     int vcores) {
   public TruthJob {
     if (queue < 0) {
       throw new IllegalArgumentException("job " + id + ": queue must be >= 0, got " + queue);
     }
     if (!(submit >= 0) || Double.isInfinite(submit)) {
-      throw new IllegalArgumentException("job " + id + ": submit must be finite and >= 0, got " + submit);
+      throw new IllegalArgumentException(
+          "job " + id + ": submit must be finite and >= 0, got " + submit);
     }
     Objects.requireNonNull(estimated, "estimated");
     Objects.requireNonNull(actual, "actual");
     if (estimated.length == 0 || estimated.length != actual.length) {
-      throw new IllegalArgumentException("job " + id + ": needs >= 1 stage and as many actual as estimated stages");
+      throw new IllegalArgumentException(
+          "job " + id + ": needs >= 1 stage and as many actual as estimated stages");
     }
     estimated = deepCopy(estimated);
     actual = deepCopy(actual);
     for (int s = 0; s < estimated.length; s++) {
       if (estimated[s].length == 0 || estimated[s].length != actual[s].length) {
-        throw new IllegalArgumentException("job " + id + " stage " + s + ": needs >= 1 task, same count estimated/actual");
+        throw new IllegalArgumentException(
+            "job " + id + " stage " + s + ": needs >= 1 task, same count estimated/actual");
       }
       for (int t = 0; t < estimated[s].length; t++) {
         check(id, s, t, estimated[s][t]);
@@ -45,7 +55,8 @@ public record TruthJob(int id, int queue, int priority, double submit, double[][
       }
     }
     if (vcores < 1) {
-      throw new IllegalArgumentException("job " + id + ": vcores per task must be >= 1, got " + vcores);
+      throw new IllegalArgumentException(
+          "job " + id + ": vcores per task must be >= 1, got " + vcores);
     }
   }
 
@@ -56,7 +67,8 @@ public record TruthJob(int id, int queue, int priority, double submit, double[][
 
   private static void check(int id, int s, int t, double d) {
     if (!(d >= 0) || Double.isInfinite(d)) {
-      throw new IllegalArgumentException("job " + id + " stage " + s + " task " + t + ": duration must be finite, >= 0");
+      throw new IllegalArgumentException(
+          "job " + id + " stage " + s + " task " + t + ": duration must be finite, >= 0");
     }
   }
 
@@ -137,7 +149,8 @@ public record TruthJob(int id, int queue, int priority, double submit, double[][
         a[k++] = actual[s][t];
       }
     }
-    return new TruthJob(id, queue, priority, submit, new double[][] {e}, new double[][] {a}, vcores);
+    return new TruthJob(
+        id, queue, priority, submit, new double[][] {e}, new double[][] {a}, vcores);
   }
 
   /** The same job in another queue. */
@@ -147,8 +160,14 @@ public record TruthJob(int id, int queue, int priority, double submit, double[][
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof TruthJob j && id == j.id && queue == j.queue && priority == j.priority && submit == j.submit
-        && Arrays.deepEquals(estimated, j.estimated) && Arrays.deepEquals(actual, j.actual) && vcores == j.vcores;
+    return o instanceof TruthJob j
+        && id == j.id
+        && queue == j.queue
+        && priority == j.priority
+        && submit == j.submit
+        && Arrays.deepEquals(estimated, j.estimated)
+        && Arrays.deepEquals(actual, j.actual)
+        && vcores == j.vcores;
   }
 
   @Override

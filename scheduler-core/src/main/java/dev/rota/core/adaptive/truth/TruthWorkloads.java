@@ -18,20 +18,20 @@ import java.util.SplittableRandom;
  * group of a few containers. Every rule is named here and in docs/results/adaptiveconfig.md.
  *
  * <ul>
- *   <li><b>Facebook</b> (SWIM {@code FB-2009} and {@code FB-2010}): jobs become map and reduce stages
- *       through {@link #SWIM} (the simulator's SWIM conversion with a {@value #SWIM_TASK_OVERHEAD_S} s
- *       per-task overhead, the launch cost of a Hadoop 2.7 MapReduce task container, instead of 2 s;
- *       with it a one-map job takes about 12 s of task time, in line with the paper's 47.07% of jobs
- *       within 32 s).
+ *   <li><b>Facebook</b> (SWIM {@code FB-2009} and {@code FB-2010}): jobs become map and reduce
+ *       stages through {@link #SWIM} (the simulator's SWIM conversion with a {@value
+ *       #SWIM_TASK_OVERHEAD_S} s per-task overhead, the launch cost of a Hadoop 2.7 MapReduce task
+ *       container, instead of 2 s; with it a one-map job takes about 12 s of task time, in line
+ *       with the paper's 47.07% of jobs within 32 s).
  *   <li><b>Google-like</b> ({@code GOOG_subtrace.tr}, Eagle format): one stage per job with the
  *       trace's task durations, each clipped at {@value #MAX_TASK_S} s; the trace has no resources,
  *       so each job's vcores per task are drawn from {1, 2, 4} (seeded) to give DRF heterogeneous
- *       demands. The trace's day is cut into six equal periods; "platform" p ∈ {0, 1, 2}
- *       takes the period's jobs with index ≡ p (mod 3) and has {@link #GOOGLE_CONTAINERS}[p]
- *       containers (the paper's platforms differ in machine type and size; the trace has neither).
- *   <li><b>Sizing</b>: a stage keeps at most {@value #STAGE_CAP_PER_CONTAINER} × containers tasks (the
- *       first ones; a bigger job is cut down to what a group of 6–12 containers can run, its task
- *       durations kept), and the mix's inter-arrival gaps are scaled by one factor so that its
+ *       demands. The trace's day is cut into six equal periods; "platform" p ∈ {0, 1, 2} takes the
+ *       period's jobs with index ≡ p (mod 3) and has {@link #GOOGLE_CONTAINERS}[p] containers (the
+ *       paper's platforms differ in machine type and size; the trace has neither).
+ *   <li><b>Sizing</b>: a stage keeps at most {@value #STAGE_CAP_PER_CONTAINER} × containers tasks
+ *       (the first ones; a bigger job is cut down to what a group of 6–12 containers can run, its
+ *       task durations kept), and the mix's inter-arrival gaps are scaled by one factor so that its
  *       estimated work offers {@code load} (default {@value #OFFERED_LOAD}) of the group's capacity
  *       over its arrival span.
  *   <li><b>Queues</b>: priorities 2–8 (the paper's best-effort range) are drawn uniformly per job,
@@ -45,9 +45,19 @@ import java.util.SplittableRandom;
 public final class TruthWorkloads {
   public static final double SWIM_TASK_OVERHEAD_S = 10;
   private static final long MIB = 1L << 20;
+
   /** SWIM bytes → tasks (docs/simulator.md) with Hadoop 2.7 task launch overhead. */
-  public static final SwimConversion SWIM = new SwimConversion(128 * MIB, 1024 * MIB, 64.0 * MIB, 32.0 * MIB,
-      32.0 * MIB, SWIM_TASK_OVERHEAD_S, 2000, Resource.SLOT);
+  public static final SwimConversion SWIM =
+      new SwimConversion(
+          128 * MIB,
+          1024 * MIB,
+          64.0 * MIB,
+          32.0 * MIB,
+          32.0 * MIB,
+          SWIM_TASK_OVERHEAD_S,
+          2000,
+          Resource.SLOT);
+
   public static final int STAGE_CAP_PER_CONTAINER = 2;
   public static final double MAX_TASK_S = 1800;
   public static final double OFFERED_LOAD = 1.0;
@@ -93,7 +103,9 @@ public final class TruthWorkloads {
       case 1 -> 0;
       case 2 -> priority <= 5 ? 0 : 1;
       case 4 -> priority <= 3 ? 0 : priority <= 5 ? 1 : priority <= 7 ? 2 : 3;
-      default -> throw new IllegalArgumentException("the paper maps priorities to 2 or 4 queues, not " + queues);
+      default ->
+          throw new IllegalArgumentException(
+              "the paper maps priorities to 2 or 4 queues, not " + queues);
     };
   }
 
@@ -106,31 +118,41 @@ public final class TruthWorkloads {
   }
 
   /**
-   * Facebook mixes: {@code perSize} mixes for each of {@link #FACEBOOK_CONTAINERS}, alternating FB-2009
-   * and FB-2010, each {@code jobsPerMix} consecutive jobs from a point spread evenly through the
-   * trace. The paper has 14 (7 per size).
+   * Facebook mixes: {@code perSize} mixes for each of {@link #FACEBOOK_CONTAINERS}, alternating
+   * FB-2009 and FB-2010, each {@code jobsPerMix} consecutive jobs from a point spread evenly
+   * through the trace. The paper has 14 (7 per size).
    */
-  public static List<Mix> facebook(int perSize, int jobsPerMix, double load, TaskNoise noise) throws IOException {
+  public static List<Mix> facebook(int perSize, int jobsPerMix, double load, TaskNoise noise)
+      throws IOException {
     Workload fb09 = SwimTraceReader.read(SharedData.trace(FB2009), SWIM);
     Workload fb10 = SwimTraceReader.read(SharedData.trace(FB2010), SWIM);
     List<Mix> out = new ArrayList<>();
     for (int c : FACEBOOK_CONTAINERS) {
       for (int m = 0; m < perSize; m++) {
         Workload w = m % 2 == 0 ? fb09 : fb10;
-        int start = (int) ((long) (w.jobs().size() - jobsPerMix) * (2 * m + 1 + (c == 8 ? 1 : 0)) / (2 * perSize + 2));
+        int start =
+            (int)
+                ((long) (w.jobs().size() - jobsPerMix)
+                    * (2 * m + 1 + (c == 8 ? 1 : 0))
+                    / (2 * perSize + 2));
         long seed = noise.seed() * 1_000_003L + c * 101L + m;
-        out.add(new Mix((m % 2 == 0 ? "fb-2009" : "fb-2010") + " #" + m + " @" + c, "facebook", c,
-            build(w.jobs().subList(start, start + jobsPerMix), c, load, noise, seed, false)));
+        out.add(
+            new Mix(
+                (m % 2 == 0 ? "fb-2009" : "fb-2010") + " #" + m + " @" + c,
+                "facebook",
+                c,
+                build(w.jobs().subList(start, start + jobsPerMix), c, load, noise, seed, false)));
       }
     }
     return out;
   }
 
   /**
-   * Google-like mixes: for each of six periods and three platforms, {@code jobsPerMix} jobs (see the
-   * class comment). The paper has 18.
+   * Google-like mixes: for each of six periods and three platforms, {@code jobsPerMix} jobs (see
+   * the class comment). The paper has 18.
    */
-  public static List<Mix> google(int periods, int jobsPerMix, double load, TaskNoise noise) throws IOException {
+  public static List<Mix> google(int periods, int jobsPerMix, double load, TaskNoise noise)
+      throws IOException {
     Workload g = EagleTraceReader.read(SharedData.trace(GOOGLE));
     List<JobSpec> all = g.jobs();
     double t0 = all.get(0).submitTime();
@@ -151,8 +173,12 @@ public final class TruthWorkloads {
         }
         int c = GOOGLE_CONTAINERS[plat];
         long seed = noise.seed() * 1_000_003L + 7919L * p + plat;
-        out.add(new Mix("google p" + p + " platform " + plat + " @" + c, "google", c,
-            build(pick, c, load, noise, seed, true)));
+        out.add(
+            new Mix(
+                "google p" + p + " platform " + plat + " @" + c,
+                "google",
+                c,
+                build(pick, c, load, noise, seed, true)));
       }
     }
     return out;
@@ -160,11 +186,12 @@ public final class TruthWorkloads {
 
   /**
    * A SWIM FB-2009 stream of {@code seconds} for one group of {@code containers}: consecutive jobs
-   * from the trace point {@code startFraction} on, until their estimated work reaches {@code load} ×
-   * containers × seconds, with their trace submission times mapped linearly onto [0, seconds).
+   * from the trace point {@code startFraction} on, until their estimated work reaches {@code load}
+   * × containers × seconds, with their trace submission times mapped linearly onto [0, seconds).
    */
-  public static List<TruthJob> swimStream(int containers, double seconds, double load, double startFraction,
-      TaskNoise noise) throws IOException {
+  public static List<TruthJob> swimStream(
+      int containers, double seconds, double load, double startFraction, TaskNoise noise)
+      throws IOException {
     Workload w = SwimTraceReader.read(SharedData.trace(FB2009), SWIM);
     int start = (int) (startFraction * w.jobs().size());
     double target = load * containers * seconds;
@@ -173,8 +200,12 @@ public final class TruthWorkloads {
     int cap = STAGE_CAP_PER_CONTAINER * containers;
     for (int i = start; work < target; i++) {
       if (i >= w.jobs().size()) {
-        throw new IllegalArgumentException("the trace ends before the stream has " + target + " task-seconds; start"
-            + " earlier than " + startFraction);
+        throw new IllegalArgumentException(
+            "the trace ends before the stream has "
+                + target
+                + " task-seconds; start"
+                + " earlier than "
+                + startFraction);
       }
       JobSpec j = w.jobs().get(i);
       pick.add(j);
@@ -202,7 +233,12 @@ public final class TruthWorkloads {
     return w;
   }
 
-  private static List<TruthJob> build(List<JobSpec> specs, int containers, double load, TaskNoise noise, long seed,
+  private static List<TruthJob> build(
+      List<JobSpec> specs,
+      int containers,
+      double load,
+      TaskNoise noise,
+      long seed,
       boolean google) {
     int cap = STAGE_CAP_PER_CONTAINER * containers;
     double work = 0;
@@ -220,10 +256,17 @@ public final class TruthWorkloads {
     return out;
   }
 
-  private static TruthJob toJob(int id, JobSpec j, double submit, int cap, SplittableRandom rnd, TaskNoise noise,
+  private static TruthJob toJob(
+      int id,
+      JobSpec j,
+      double submit,
+      int cap,
+      SplittableRandom rnd,
+      TaskNoise noise,
       boolean google) {
     int priority = 2 + rnd.nextInt(7);
-    int vcores = google ? GOOGLE_VCORES[rnd.nextInt(GOOGLE_VCORES.length)] : j.stages().size() > 1 ? 2 : 1;
+    int vcores =
+        google ? GOOGLE_VCORES[rnd.nextInt(GOOGLE_VCORES.length)] : j.stages().size() > 1 ? 2 : 1;
     double[][] est = new double[j.stages().size()][];
     for (int s = 0; s < est.length; s++) {
       StageSpec st = j.stages().get(s);

@@ -6,13 +6,14 @@ package dev.rota.core.hybrid.dice;
  * both call these, so the two run the same control law.
  *
  * <ul>
- *   <li>Elastic Sizing: {@code k = room} if {@code W > MaxWait}, else {@code floor(p_es(W/MaxWait) ·
- *       room)}, where {@code room = maxShortNodes − minShortNodes}; k general-partition nodes are
+ *   <li>Elastic Sizing: {@code k = room} if {@code W > MaxWait}, else {@code floor(p_es(W/MaxWait)
+ *       · room)}, where {@code room = maxShortNodes − minShortNodes}; k general-partition nodes are
  *       closed to new long tasks for the window.
  *   <li>Opportunistic Preemption: {@code base = shortPartitionNodes × multiplier}; {@code n = base}
  *       if {@code W > MaxWait}, else {@code floor(p_op(W/MaxWait) · base)} preemption requests to
  *       random general-partition nodes.
  * </ul>
+ *
  * The rounding is floor, as the digest's pseudo-code reads (the dissertation does not say).
  */
 public final class DiceController {
@@ -44,7 +45,10 @@ public final class DiceController {
   public int elasticSizingNodes(double meanWaitSeconds, int minShortNodes, int maxShortNodes) {
     if (minShortNodes < 0 || maxShortNodes < minShortNodes) {
       throw new IllegalArgumentException(
-          "short partition bounds must satisfy 0 <= min <= max, got min=" + minShortNodes + " max=" + maxShortNodes);
+          "short partition bounds must satisfy 0 <= min <= max, got min="
+              + minShortNodes
+              + " max="
+              + maxShortNodes);
     }
     int room = maxShortNodes - minShortNodes;
     double x = ratio(meanWaitSeconds);
@@ -53,7 +57,8 @@ public final class DiceController {
 
   /** The largest short partition ES may reach on a cluster of {@code nodes}, in nodes. */
   public int maxShortNodes(int nodes, int minShortNodes) {
-    return Math.max(minShortNodes, (int) Math.floor(config.maxShortPartitionPercent() / 100.0 * nodes));
+    return Math.max(
+        minShortNodes, (int) Math.floor(config.maxShortPartitionPercent() / 100.0 * nodes));
   }
 
   /**
@@ -64,7 +69,8 @@ public final class DiceController {
    */
   public int preemptionRequests(double meanWaitSeconds, int shortPartitionNodes) {
     if (shortPartitionNodes < 0) {
-      throw new IllegalArgumentException("short partition must be >= 0 nodes, got " + shortPartitionNodes);
+      throw new IllegalArgumentException(
+          "short partition must be >= 0 nodes, got " + shortPartitionNodes);
     }
     double base = shortPartitionNodes * config.opMultiplier();
     double x = ratio(meanWaitSeconds);

@@ -3,10 +3,10 @@ package dev.rota.core.hybrid.dice;
 import dev.rota.core.hybrid.HybridContext;
 import dev.rota.core.hybrid.HybridMechanism;
 import dev.rota.core.hybrid.HybridSimulation;
-import dev.rota.core.hybrid.SuspendedTask;
 import dev.rota.core.hybrid.HybridSystem;
 import dev.rota.core.hybrid.MechanismFactory;
 import dev.rota.core.hybrid.MechanismStats;
+import dev.rota.core.hybrid.SuspendedTask;
 import dev.rota.core.hybrid.WaitMonitor;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,20 +22,21 @@ import java.util.SplittableRandom;
  * Preemption ({@code op}), or both ({@code dice}), driven by one {@link DiceController} per run.
  * Every parameter is a {@link DiceConfig} key under {@code dice.}.
  *
- * <p><b>Control loop.</b> Windows of {@code dice.window-seconds} are aligned to the first submission.
- * At the start of window {@code i >= 1} the centralized scheduler reads the mean wait W of the short
- * tasks that <em>started</em> in window {@code i-1} (wait = start − job submission); when none
- * started, W is the mean age of the short probes still queued whose job has a task left, and 0 when
- * there are none either (so a full stall does not read as zero wait). Both ES and OP act on that W.
+ * <p><b>Control loop.</b> Windows of {@code dice.window-seconds} are aligned to the first
+ * submission. At the start of window {@code i >= 1} the centralized scheduler reads the mean wait W
+ * of the short tasks that <em>started</em> in window {@code i-1} (wait = start − job submission);
+ * when none started, W is the mean age of the short probes still queued whose job has a task left,
+ * and 0 when there are none either (so a full stall does not read as zero wait). Both ES and OP act
+ * on that W.
  *
- * <p><b>Elastic Sizing.</b> {@code k = DiceController.elasticSizingNodes(W, min, max)} with min = the
- * configured short partition in nodes and max = {@code floor(max-short-partition-percent × N / 100)}.
- * The k general-partition nodes <em>nearest the short partition</em> (the lowest ids from the first
- * general worker up) are blacklisted: the central placer gives them no task of a long job arriving
- * during the window. Nearest-first is a choice (the dissertation does not say which nodes); it makes
- * the converted nodes the same from one window to the next, so they drain, and they are the nodes
- * the placer would otherwise fill first. The blacklist is emptied and recomputed at every window
- * start. Nothing is evicted and the distributed schedulers do not change.
+ * <p><b>Elastic Sizing.</b> {@code k = DiceController.elasticSizingNodes(W, min, max)} with min =
+ * the configured short partition in nodes and max = {@code floor(max-short-partition-percent × N /
+ * 100)}. The k general-partition nodes <em>nearest the short partition</em> (the lowest ids from
+ * the first general worker up) are blacklisted: the central placer gives them no task of a long job
+ * arriving during the window. Nearest-first is a choice (the dissertation does not say which
+ * nodes); it makes the converted nodes the same from one window to the next, so they drain, and
+ * they are the nodes the placer would otherwise fill first. The blacklist is emptied and recomputed
+ * at every window start. Nothing is evicted and the distributed schedulers do not change.
  *
  * <p><b>Opportunistic Preemption.</b> {@code n = DiceController.preemptionRequests(W, min + k)}
  * (the current short partition includes ES's converted nodes; k = 0 without ES) requests go to n
@@ -43,21 +44,23 @@ import java.util.SplittableRandom;
  * by ES in this window; a request reaches its node one network delay after the window starts. The
  * node suspends its running task only if (checked in this order, which names the reason counted
  * when a request is refused, the dissertation's Fig. 3.7 cases):
+ *
  * <ol>
  *   <li>(b) no long task is suspended on the node (nor being suspended);
  *   <li>(d) the running task is long;
  *   <li>(e) that task has been suspended fewer than {@code max-suspensions-per-task} times;
  *   <li>(c) a probe of a short job with a task still to hand out is queued on the node.
  * </ol>
+ *
  * A suspension stops the task's progress at once (its remaining runtime is kept, no work is lost)
- * and holds the slot for {@code suspend-delay-seconds}; then the suspension timer
- * ({@code suspension-seconds}) starts and the node runs only short probes, chosen by its local
- * policy restricted to short probes (FIFO for Hawk, SRPT with the starvation cap for Eagle), back to
- * back. When the slot frees after the timer expired — i.e. after the short task running at expiry
- * ends — the task resumes: it ends {@code resume-delay-seconds} + its remaining runtime later.
+ * and holds the slot for {@code suspend-delay-seconds}; then the suspension timer ({@code
+ * suspension-seconds}) starts and the node runs only short probes, chosen by its local policy
+ * restricted to short probes (FIFO for Hawk, SRPT with the starvation cap for Eagle), back to back.
+ * When the slot frees after the timer expired — i.e. after the short task running at expiry ends —
+ * the task resumes: it ends {@code resume-delay-seconds} + its remaining runtime later.
  * <b>Deviation (named):</b> if the node has no short probe with work left, the task resumes then,
- * before the timer expires, instead of leaving the slot idle (also right after the suspension
- * delay if the short probes went away meanwhile).
+ * before the timer expires, instead of leaving the slot idle (also right after the suspension delay
+ * if the short probes went away meanwhile).
  */
 public final class DiceMechanism implements HybridMechanism {
   /** The three registered forms. */
@@ -202,10 +205,15 @@ public final class DiceMechanism implements HybridMechanism {
   public void validate(HybridContext sim) {
     double min = sim.config().shortPartitionPercent();
     if (kind.es && cfg.maxShortPartitionPercent() < min) {
-      throw new IllegalArgumentException("invalid setting dice.max-short-partition-percent="
-          + num(cfg.maxShortPartitionPercent()) + ": below the minimum short partition of " + num(min)
-          + "% (short-partition-percent=" + num(min) + "); Elastic Sizing needs max >= min"
-          + " (the dissertation uses 10 for Yahoo, 17 for Cloudera, 25 for Google)");
+      throw new IllegalArgumentException(
+          "invalid setting dice.max-short-partition-percent="
+              + num(cfg.maxShortPartitionPercent())
+              + ": below the minimum short partition of "
+              + num(min)
+              + "% (short-partition-percent="
+              + num(min)
+              + "); Elastic Sizing needs max >= min"
+              + " (the dissertation uses 10 for Yahoo, 17 for Cloudera, 25 for Google)");
     }
   }
 
@@ -323,7 +331,8 @@ public final class DiceMechanism implements HybridMechanism {
     suspending[w] = true;
     fulfilled++;
     opDone[window]++;
-    sim.scheduleMechanismEvent(this, sim.now() + cfg.suspendDelaySeconds(), (w << 2) | EV_SUSPENDED);
+    sim.scheduleMechanismEvent(
+        this, sim.now() + cfg.suspendDelaySeconds(), (w << 2) | EV_SUSPENDED);
   }
 
   private void suspensionDone(HybridContext sim, int w) {
@@ -377,15 +386,19 @@ public final class DiceMechanism implements HybridMechanism {
   @Override
   public void report(MechanismStats.Builder b) {
     int n = window + 1;
-    b.controlWindows(cfg.windowSeconds(), monitor == null ? Double.NaN : monitor.origin(),
-        Arrays.copyOf(signal, n), Arrays.copyOf(fromQueue, n));
+    b.controlWindows(
+        cfg.windowSeconds(),
+        monitor == null ? Double.NaN : monitor.origin(),
+        Arrays.copyOf(signal, n),
+        Arrays.copyOf(fromQueue, n));
     if (kind.es) {
       b.elasticSizing(Arrays.copyOf(esNodes, n));
       b.counter("es_min_short_nodes", (long) minNodes);
       b.counter("es_max_short_nodes", (long) maxNodes);
     }
     if (kind.op) {
-      b.preemption(Arrays.copyOf(opSent, n), Arrays.copyOf(opDone, n), requests, fulfilled, fulfilled);
+      b.preemption(
+          Arrays.copyOf(opSent, n), Arrays.copyOf(opDone, n), requests, fulfilled, fulfilled);
       b.counter("op_refused_another_suspended", refusedSuspended);
       b.counter("op_refused_not_long", refusedNotLong);
       b.counter("op_refused_max_suspensions", refusedMaxSuspensions);

@@ -4,8 +4,8 @@ import java.util.Locale;
 
 /**
  * Dice's response function p(x) of the waiting-time ratio x = mean short wait / maximum wait
- * (dissertation §3.2): how strongly to respond to waiting short tasks. Defined on [0, 1]; any
- * x &gt; 1 gets the full response 1.
+ * (dissertation §3.2): how strongly to respond to waiting short tasks. Defined on [0, 1]; any x
+ * &gt; 1 gets the full response 1.
  */
 public enum ResponseModel {
   /** p = x. Dice's Elastic Sizing model. */
@@ -41,7 +41,9 @@ public enum ResponseModel {
     };
   }
 
-  /** Parses a configuration name, naming {@code settingKey} and the accepted names when it fails. */
+  /**
+   * Parses a configuration name, naming {@code settingKey} and the accepted names when it fails.
+   */
   public static ResponseModel parse(String settingKey, String value) {
     for (ResponseModel m : values()) {
       if (m.key.equals(value.strip().toLowerCase(Locale.ROOT))) {
@@ -49,6 +51,9 @@ public enum ResponseModel {
       }
     }
     throw new IllegalArgumentException(
-        settingKey + " = '" + value + "' is not a response model; expected linear, square or square-root");
+        settingKey
+            + " = '"
+            + value
+            + "' is not a response model; expected linear, square or square-root");
   }
 }

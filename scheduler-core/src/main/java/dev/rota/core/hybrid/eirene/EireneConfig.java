@@ -18,9 +18,9 @@ import java.util.Map;
  *     default 6.42 s (Ignem)
  * @param speedupPercent TPS, how much faster a task runs when its input is on the RAM disk: runtime
  *     × (1 − TPS/100); default 15 (Ignem)
- * @param cloneRuntime PRT, the runtime of a clone: {@code random} (default, the dissertation's:
- *     the trace runtime of a uniformly chosen task of the same job, the cloned task included) or
- *     {@code same} (the cloned task's own runtime; a clone can then never win, a sanity check)
+ * @param cloneRuntime PRT, the runtime of a clone: {@code random} (default, the dissertation's: the
+ *     trace runtime of a uniformly chosen task of the same job, the cloned task included) or {@code
+ *     same} (the cloned task's own runtime; a clone can then never win, a sanity check)
  * @param fastLane MFL, migrate a not-started task of the same job at once when a worker receives a
  *     task (default true; false switches the fast lane off for sensitivity runs)
  */
@@ -48,31 +48,42 @@ public record EireneConfig(
     }
   }
 
-  public static final EireneConfig DEFAULTS = new EireneConfig(10, 2, 6.42, 15, CloneRuntime.RANDOM, true);
+  public static final EireneConfig DEFAULTS =
+      new EireneConfig(10, 2, 6.42, 15, CloneRuntime.RANDOM, true);
 
   /** Key suffixes, in the order of the record's components. */
-  public static final List<String> KEYS = List.of("max-concurrent-migrations", "migrations-per-probe",
-      "migration-seconds", "speedup-percent", "clone-runtime", "fast-lane");
+  public static final List<String> KEYS =
+      List.of(
+          "max-concurrent-migrations",
+          "migrations-per-probe",
+          "migration-seconds",
+          "speedup-percent",
+          "clone-runtime",
+          "fast-lane");
 
   public EireneConfig {
     if (maxConcurrentMigrations < 1) {
-      throw new IllegalArgumentException("max-concurrent-migrations = " + maxConcurrentMigrations + " must be >= 1");
+      throw new IllegalArgumentException(
+          "max-concurrent-migrations = " + maxConcurrentMigrations + " must be >= 1");
     }
     if (migrationsPerProbe < 0) {
-      throw new IllegalArgumentException("migrations-per-probe = " + migrationsPerProbe + " must be >= 0");
+      throw new IllegalArgumentException(
+          "migrations-per-probe = " + migrationsPerProbe + " must be >= 0");
     }
     if (!(migrationSeconds >= 0) || Double.isInfinite(migrationSeconds)) {
-      throw new IllegalArgumentException("migration-seconds = " + migrationSeconds + " must be a finite number >= 0");
+      throw new IllegalArgumentException(
+          "migration-seconds = " + migrationSeconds + " must be a finite number >= 0");
     }
     if (!(speedupPercent >= 0 && speedupPercent < 100)) {
-      throw new IllegalArgumentException("speedup-percent = " + speedupPercent + " must be in [0, 100)");
+      throw new IllegalArgumentException(
+          "speedup-percent = " + speedupPercent + " must be in [0, 100)");
     }
     java.util.Objects.requireNonNull(cloneRuntime, "clone-runtime");
   }
 
   /**
-   * Reads the keys under {@code prefix} from {@code settings}, defaults for the rest. An unknown key
-   * under the prefix, or a bad value, fails naming the full key and the value.
+   * Reads the keys under {@code prefix} from {@code settings}, defaults for the rest. An unknown
+   * key under the prefix, or a bad value, fails naming the full key and the value.
    */
   public static EireneConfig from(Map<String, String> settings, String prefix) {
     Map<String, String> mine = new LinkedHashMap<>();
@@ -80,8 +91,11 @@ public record EireneConfig(
       if (e.getKey().startsWith(prefix)) {
         String k = e.getKey().substring(prefix.length());
         if (!KEYS.contains(k)) {
-          throw new IllegalArgumentException("unknown Eirene setting '" + e.getKey() + "'; known: "
-              + String.join(", ", KEYS.stream().map(x -> prefix + x).toList()));
+          throw new IllegalArgumentException(
+              "unknown Eirene setting '"
+                  + e.getKey()
+                  + "'; known: "
+                  + String.join(", ", KEYS.stream().map(x -> prefix + x).toList()));
         }
         mine.put(k, e.getValue().strip());
       }
@@ -133,11 +147,13 @@ public record EireneConfig(
     return switch (v.toLowerCase(Locale.ROOT)) {
       case "true", "yes", "on" -> true;
       case "false", "no", "off" -> false;
-      default -> throw new IllegalArgumentException(prefix + key + " = '" + v + "' is not true or false");
+      default ->
+          throw new IllegalArgumentException(prefix + key + " = '" + v + "' is not true or false");
     };
   }
 
-  private static CloneRuntime cloneRuntime(Map<String, String> m, String prefix, CloneRuntime dflt) {
+  private static CloneRuntime cloneRuntime(
+      Map<String, String> m, String prefix, CloneRuntime dflt) {
     String v = m.get("clone-runtime");
     if (v == null || v.isEmpty()) {
       return dflt;
@@ -147,6 +163,7 @@ public record EireneConfig(
         return c;
       }
     }
-    throw new IllegalArgumentException(prefix + "clone-runtime = '" + v + "' is not random or same");
+    throw new IllegalArgumentException(
+        prefix + "clone-runtime = '" + v + "' is not random or same");
   }
 }

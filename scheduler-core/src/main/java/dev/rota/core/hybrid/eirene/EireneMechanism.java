@@ -33,6 +33,7 @@ import java.util.SplittableRandom;
  *
  * <p><b>CCDM</b>, per worker: the migration status table (MST) holds, per job, the tasks queued for
  * migration, migrating, or migrated to this worker.
+ *
  * <ol>
  *   <li>When a short probe is queued, up to MPP tasks of its job that have not started and have no
  *       MST entry on this worker are drawn uniformly at random (the job's task status table, TST,
@@ -341,7 +342,8 @@ public final class EireneMechanism implements HybridMechanism {
   // ---- both -----------------------------------------------------------------------------------
 
   @Override
-  public double taskDuration(HybridContext sim, int w, int j, int t, boolean clone, double duration) {
+  public double taskDuration(
+      HybridContext sim, int w, int j, int t, boolean clone, double duration) {
     if (sim.isLongJob(j)) {
       return duration;
     }

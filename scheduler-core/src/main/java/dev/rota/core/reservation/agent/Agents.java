@@ -30,10 +30,11 @@ final class Agents {
   }
 
   /**
-   * {@code order}: the operands right to left (last first), each ending by the earliest start of the
-   * one placed after it; stops at the first failure.
+   * {@code order}: the operands right to left (last first), each ending by the earliest start of
+   * the one placed after it; stops at the first failure.
    */
-  static Optional<Rejection> placeOrder(int operands, long hi, TentativePlan scratch, OrderStep step) {
+  static Optional<Rejection> placeOrder(
+      int operands, long hi, TentativePlan scratch, OrderStep step) {
     long curHi = hi;
     for (int i = operands - 1; i >= 0; i--) {
       int mark = scratch.mark();
@@ -49,8 +50,12 @@ final class Agents {
     return Optional.empty();
   }
 
-  /** {@code all}: every operand in the whole range, right to left (last first); stops at the first failure. */
-  static Optional<Rejection> placeAll(List<CompiledNode> kids, long lo, long hi, TentativePlan scratch, Placer p) {
+  /**
+   * {@code all}: every operand in the whole range, right to left (last first); stops at the first
+   * failure.
+   */
+  static Optional<Rejection> placeAll(
+      List<CompiledNode> kids, long lo, long hi, TentativePlan scratch, Placer p) {
     for (int i = kids.size() - 1; i >= 0; i--) {
       Optional<Rejection> r = p.place(kids.get(i), lo, hi, scratch);
       if (r.isPresent()) {
@@ -64,7 +69,8 @@ final class Agents {
    * {@code any}: the first alternative (left to right) that fits; the partial placements of those
    * that did not are rolled back, and a rejection lists every alternative's reason.
    */
-  static Optional<Rejection> placeAny(String agent, CompiledOp op, long lo, long hi, TentativePlan scratch, Placer p) {
+  static Optional<Rejection> placeAny(
+      String agent, CompiledOp op, long lo, long hi, TentativePlan scratch, Placer p) {
     List<CompiledNode> kids = op.children();
     List<Rejection> causes = new ArrayList<>();
     for (CompiledNode k : kids) {
@@ -76,7 +82,12 @@ final class Agents {
       scratch.rollback(mark);
       causes.add(r.get());
     }
-    return Optional.of(Rejection.withCauses(Rejection.Code.NO_CAPACITY, agent, op.path(),
-        "none of the " + kids.size() + " alternatives fits", causes));
+    return Optional.of(
+        Rejection.withCauses(
+            Rejection.Code.NO_CAPACITY,
+            agent,
+            op.path(),
+            "none of the " + kids.size() + " alternatives fits",
+            causes));
   }
 }

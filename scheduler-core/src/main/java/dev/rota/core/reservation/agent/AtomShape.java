@@ -3,9 +3,9 @@ package dev.rota.core.reservation.agent;
 /**
  * How the greedy agents cut an atom's remaining work into lease blocks. Work is counted in
  * gang-steps U = w / g. Ordinary blocks last exactly l steps. When U is not a multiple of l, one
- * "tail" lease of l + (U mod l) steps (between l and 2l - 1) absorbs the remainder, so that no piece
- * shorter than l is ever needed (ours: the paper's atoms in its examples all have w a multiple of
- * g*l, and Hadoop's stages always do, so the tail never appears there).
+ * "tail" lease of l + (U mod l) steps (between l and 2l - 1) absorbs the remainder, so that no
+ * piece shorter than l is ever needed (ours: the paper's atoms in its examples all have w a
+ * multiple of g*l, and Hadoop's stages always do, so the tail never appears there).
  */
 final class AtomShape {
   private AtomShape() {}

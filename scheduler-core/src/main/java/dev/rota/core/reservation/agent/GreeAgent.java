@@ -19,10 +19,10 @@ import java.util.Optional;
  *       (capped at h, and at what is left to place) and the most constrained step t_lim. When l
  *       consecutive steps can hold at least g bundles, allocate that block at the tracked height
  *       (tallest, rightmost); if work remains, restart the search at t_lim - 1. A block that cannot
- *       hold g bundles restarts left of the rightmost step that blocks it (jumping over the whole run
- *       of blocked steps, which gives the same result as stepping over it). Ties for t_lim pick the
- *       leftmost step, as Hadoop's {@code StageAllocatorGreedy} does. Heights come in
- *       multiples of g, and a step never holds more than h bundles of the atom (blocks may stack);
+ *       hold g bundles restarts left of the rightmost step that blocks it (jumping over the whole
+ *       run of blocked steps, which gives the same result as stepping over it). Ties for t_lim pick
+ *       the leftmost step, as Hadoop's {@code StageAllocatorGreedy} does. Heights come in multiples
+ *       of g, and a step never holds more than h bundles of the atom (blocks may stack);
  *   <li>order: place the last operand first, then shrink the range of the earlier operands so that
  *       they end before the earliest start of what was just placed;
  *   <li>all: place the operands right to left (last first), each in the whole range;
@@ -49,7 +49,9 @@ public final class GreeAgent implements ReservationAgent {
     }
     long lo = contract.earliestStart();
     long hi = contract.latestEnd();
-    TentativePlan scratch = new TentativePlan(plan.availableFor(request.user(), Agents.replacing(plan, request), lo, hi));
+    TentativePlan scratch =
+        new TentativePlan(
+            plan.availableFor(request.user(), Agents.replacing(plan, request), lo, hi));
     Optional<Rejection> failure = place(contract.root().get(), lo, hi, scratch);
     if (failure.isPresent()) {
       return new Rejected(failure.get());
@@ -65,7 +67,8 @@ public final class GreeAgent implements ReservationAgent {
     List<CompiledNode> kids = op.children();
     switch (op.op()) {
       case ORDER:
-        return Agents.placeOrder(kids.size(), hi, scratch, (i, curHi, sc) -> place(kids.get(i), lo, curHi, sc));
+        return Agents.placeOrder(
+            kids.size(), hi, scratch, (i, curHi, sc) -> place(kids.get(i), lo, curHi, sc));
       case ALL:
         return Agents.placeAll(kids, lo, hi, scratch, this::place);
       default:
@@ -77,7 +80,8 @@ public final class GreeAgent implements ReservationAgent {
    * Places one atom as late as possible inside [lo, hi); on failure removes its partial blocks and
    * says how much could not be placed. Shared with GREE-L (its tail lease and its fallback).
    */
-  static Optional<Rejection> placeAtom(CompiledAtom a, long lo, long hi, TentativePlan scratch, String agent) {
+  static Optional<Rejection> placeAtom(
+      CompiledAtom a, long lo, long hi, TentativePlan scratch, String agent) {
     int mark = scratch.mark();
     long units = a.w() / a.g();
     long curHi = hi;
@@ -101,9 +105,27 @@ public final class GreeAgent implements ReservationAgent {
     }
     long placed = a.w() - units * a.g();
     scratch.rollback(mark);
-    return Optional.of(Rejection.of(Rejection.Code.NO_CAPACITY, agent, a.path(),
-        "could place only " + placed + " of w = " + a.w() + " bundle-steps of " + a.bundle() + " in [" + lo + ", "
-            + hi + "): no further block of " + a.l() + " steps with at least g = " + a.g()
-            + " free bundles (h = " + a.h() + ")"));
+    return Optional.of(
+        Rejection.of(
+            Rejection.Code.NO_CAPACITY,
+            agent,
+            a.path(),
+            "could place only "
+                + placed
+                + " of w = "
+                + a.w()
+                + " bundle-steps of "
+                + a.bundle()
+                + " in ["
+                + lo
+                + ", "
+                + hi
+                + "): no further block of "
+                + a.l()
+                + " steps with at least g = "
+                + a.g()
+                + " free bundles (h = "
+                + a.h()
+                + ")"));
   }
 }

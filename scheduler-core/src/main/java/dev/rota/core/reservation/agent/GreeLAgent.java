@@ -16,22 +16,22 @@ import java.util.Optional;
 /**
  * GREE-L, the lower-preemption heuristic (paper §4.2). Like GREE it traverses the normal form once,
  * right to left, without backtracking, but it places each atom as flat as possible over a guessed
- * interval instead of as late and tall as possible. The paper's Algorithm 1 body is not in the text;
- * this follows its prose, and every choice it leaves open is named here:
+ * interval instead of as late and tall as possible. The paper's Algorithm 1 body is not in the
+ * text; this follows its prose, and every choice it leaves open is named here:
  *
  * <ul>
  *   <li><b>guessIntervals</b> for {@code order(c_1..c_n)} over [lo, hi): operand c_i (placed last
- *       first) gets [hi_i - len_i, hi_i), where hi_i is the earliest start of what was placed after it,
- *       len_i = minLength(c_i) + floor(slack * work(c_i) / sum of work(c_1..c_i)) and slack = (hi_i - lo)
- *       minus the minimum lengths of c_1..c_i (the left-over space is redistributed after every
- *       placement, as the paper says). Ours: slack shared in proportion to work, as Hadoop's
- *       {@code StageEarliestStartByDemand} does. For {@code all} and {@code any} every operand gets
- *       the whole [lo, hi);
- *   <li><b>flat atom</b> over [lo, hi): cut the interval into lease-aligned blocks of l steps from hi
- *       leftwards and spread the w / (g*l) leases over them by water-filling: the lowest uniform
+ *       first) gets [hi_i - len_i, hi_i), where hi_i is the earliest start of what was placed after
+ *       it, len_i = minLength(c_i) + floor(slack * work(c_i) / sum of work(c_1..c_i)) and slack =
+ *       (hi_i - lo) minus the minimum lengths of c_1..c_i (the left-over space is redistributed
+ *       after every placement, as the paper says). Ours: slack shared in proportion to work, as
+ *       Hadoop's {@code StageEarliestStartByDemand} does. For {@code all} and {@code any} every
+ *       operand gets the whole [lo, hi);
+ *   <li><b>flat atom</b> over [lo, hi): cut the interval into lease-aligned blocks of l steps from
+ *       hi leftwards and spread the w / (g*l) leases over them by water-filling: the lowest uniform
  *       height (in gangs) such that, capping each block by what fits there (free bundles, and h),
- *       all leases fit; leases left over at that level go to the rightmost blocks. A tail lease (when
- *       w is not a multiple of g*l, see {@code AtomShape}) is placed after them, as late as
+ *       all leases fit; leases left over at that level go to the rightmost blocks. A tail lease
+ *       (when w is not a multiple of g*l, see {@code AtomShape}) is placed after them, as late as
  *       possible (ours);
  *   <li><b>fallback</b> (ours, {@link RayonDefaults#GREE_L_WIDEN_ON_FAILURE}): an operand that does
  *       not fit in its guessed interval is retried flat over its whole admissible range [lo, hi_i)
@@ -41,6 +41,7 @@ import java.util.Optional;
  */
 public final class GreeLAgent implements ReservationAgent {
   public static final String NAME = "GREE-L";
+
   /** The name of the low-load variant ({@link Fill#LOW_LOAD}). */
   public static final String LOW_LOAD_NAME = "GREE-L/load";
 
@@ -68,13 +69,17 @@ public final class GreeLAgent implements ReservationAgent {
     this(RayonDefaults.GREE_L_WIDEN_ON_FAILURE);
   }
 
-  /** @param widenOnFailure retry an operand over its whole range when its guessed interval is too small */
+  /**
+   * @param widenOnFailure retry an operand over its whole range when its guessed interval is too
+   *     small
+   */
   public GreeLAgent(boolean widenOnFailure) {
     this(widenOnFailure, Fill.FLAT);
   }
 
   /**
-   * @param widenOnFailure retry an operand over its whole range when its guessed interval is too small
+   * @param widenOnFailure retry an operand over its whole range when its guessed interval is too
+   *     small
    * @param fill how leases are spread over an atom's interval
    */
   public GreeLAgent(boolean widenOnFailure, Fill fill) {
@@ -101,7 +106,9 @@ public final class GreeLAgent implements ReservationAgent {
     }
     long lo = contract.earliestStart();
     long hi = contract.latestEnd();
-    TentativePlan scratch = new TentativePlan(plan.availableFor(request.user(), Agents.replacing(plan, request), lo, hi));
+    TentativePlan scratch =
+        new TentativePlan(
+            plan.availableFor(request.user(), Agents.replacing(plan, request), lo, hi));
     Optional<Rejection> failure = place(contract.root().get(), lo, hi, scratch);
     if (failure.isPresent()) {
       return new Rejected(failure.get());
@@ -117,16 +124,20 @@ public final class GreeLAgent implements ReservationAgent {
     List<CompiledNode> kids = op.children();
     switch (op.op()) {
       case ORDER:
-        return Agents.placeOrder(kids.size(), hi, scratch, (i, curHi, sc) -> {
-          long guessLo = guessStart(kids, i, lo, curHi);
-          int mark = sc.mark();
-          Optional<Rejection> r = place(kids.get(i), guessLo, curHi, sc);
-          if (r.isPresent() && widenOnFailure && guessLo > lo) {
-            sc.rollback(mark);
-            r = place(kids.get(i), lo, curHi, sc);
-          }
-          return r;
-        });
+        return Agents.placeOrder(
+            kids.size(),
+            hi,
+            scratch,
+            (i, curHi, sc) -> {
+              long guessLo = guessStart(kids, i, lo, curHi);
+              int mark = sc.mark();
+              Optional<Rejection> r = place(kids.get(i), guessLo, curHi, sc);
+              if (r.isPresent() && widenOnFailure && guessLo > lo) {
+                sc.rollback(mark);
+                r = place(kids.get(i), lo, curHi, sc);
+              }
+              return r;
+            });
       case ALL:
         return Agents.placeAll(kids, lo, hi, scratch, this::place);
       default:
@@ -148,9 +159,13 @@ public final class GreeLAgent implements ReservationAgent {
     long slack = (hi - lo) - minSum;
     long len = kids.get(i).minLength();
     if (slack > 0) {
-      len += workSum == 0 ? slack / (i + 1)
-          : BigInteger.valueOf(slack).multiply(BigInteger.valueOf(kids.get(i).work()))
-              .divide(BigInteger.valueOf(workSum)).longValueExact();
+      len +=
+          workSum == 0
+              ? slack / (i + 1)
+              : BigInteger.valueOf(slack)
+                  .multiply(BigInteger.valueOf(kids.get(i).work()))
+                  .divide(BigInteger.valueOf(workSum))
+                  .longValueExact();
     }
     return Math.max(lo, hi - len);
   }
@@ -169,15 +184,35 @@ public final class GreeLAgent implements ReservationAgent {
     }
     if (tail > 0 && !placeRightmost(a, lo, hi, tail, scratch)) {
       scratch.rollback(mark);
-      return Optional.of(Rejection.of(Rejection.Code.NO_CAPACITY, name, a.path(),
-          "no room for its tail lease of " + tail + " steps with g = " + a.g() + " bundles in [" + lo + ", " + hi + ")"));
+      return Optional.of(
+          Rejection.of(
+              Rejection.Code.NO_CAPACITY,
+              name,
+              a.path(),
+              "no room for its tail lease of "
+                  + tail
+                  + " steps with g = "
+                  + a.g()
+                  + " bundles in ["
+                  + lo
+                  + ", "
+                  + hi
+                  + ")"));
     }
     return Optional.empty();
   }
 
-  /** Spreads {@code leases} leases of g bundles for l steps over lease-aligned blocks of [lo, hi). */
-  private static Optional<Rejection> waterFill(CompiledAtom a, long lo, long hi, long leases, TentativePlan scratch,
-      Fill fill, String agent) {
+  /**
+   * Spreads {@code leases} leases of g bundles for l steps over lease-aligned blocks of [lo, hi).
+   */
+  private static Optional<Rejection> waterFill(
+      CompiledAtom a,
+      long lo,
+      long hi,
+      long leases,
+      TentativePlan scratch,
+      Fill fill,
+      String agent) {
     int k = (int) Math.max(0, (hi - lo) / a.l());
     long[] caps = new long[k];
     long room = 0;
@@ -199,9 +234,26 @@ public final class GreeLAgent implements ReservationAgent {
       maxCap = Math.max(maxCap, caps[b]);
     }
     if (room < leases) {
-      return Optional.of(Rejection.of(Rejection.Code.NO_CAPACITY, agent, a.path(),
-          "flat placement found room for only " + room + " of the " + leases + " leases (g = " + a.g()
-              + " bundles of " + a.bundle() + " for l = " + a.l() + " steps) in [" + lo + ", " + hi + ")"));
+      return Optional.of(
+          Rejection.of(
+              Rejection.Code.NO_CAPACITY,
+              agent,
+              a.path(),
+              "flat placement found room for only "
+                  + room
+                  + " of the "
+                  + leases
+                  + " leases (g = "
+                  + a.g()
+                  + " bundles of "
+                  + a.bundle()
+                  + " for l = "
+                  + a.l()
+                  + " steps) in ["
+                  + lo
+                  + ", "
+                  + hi
+                  + ")"));
     }
     if (fill == Fill.LOW_LOAD) {
       placeBlocks(a, hi, lowLoad(a, hi, k, caps, leases, scratch), scratch);
@@ -245,11 +297,12 @@ public final class GreeLAgent implements ReservationAgent {
 
   /**
    * The low-load fill: with f_b the free gangs of block b (its least free step) and cap_b what the
-   * atom may take there, the highest threshold T such that sum(min(cap_b, max(0, f_b - T))) >= leases
-   * leaves every block it uses with at least T free gangs; the leases short of that at T + 1 go to the
-   * rightmost blocks that can take one more. The caller has checked sum(cap_b) >= leases.
+   * atom may take there, the highest threshold T such that sum(min(cap_b, max(0, f_b - T))) >=
+   * leases leaves every block it uses with at least T free gangs; the leases short of that at T + 1
+   * go to the rightmost blocks that can take one more. The caller has checked sum(cap_b) >= leases.
    */
-  private static long[] lowLoad(CompiledAtom a, long hi, int k, long[] caps, long leases, TentativePlan scratch) {
+  private static long[] lowLoad(
+      CompiledAtom a, long hi, int k, long[] caps, long leases, TentativePlan scratch) {
     long[] f = new long[k];
     java.util.Arrays.fill(f, Long.MAX_VALUE);
     long from = hi - (long) k * a.l();
@@ -264,7 +317,8 @@ public final class GreeLAgent implements ReservationAgent {
     for (int b = 0; b < k; b++) {
       maxF = Math.max(maxF, f[b]);
     }
-    // highest T in [0, maxF) with take(T) >= leases (take(0) = sum(caps) >= leases; take is non-increasing)
+    // highest T in [0, maxF) with take(T) >= leases (take(0) = sum(caps) >= leases; take is
+    // non-increasing)
     long low = 0;
     long high = maxF;
     while (low < high) {
@@ -309,7 +363,8 @@ public final class GreeLAgent implements ReservationAgent {
   }
 
   /** One gang for {@code len} steps, as late as possible in [lo, hi) (GREE's scan). */
-  private static boolean placeRightmost(CompiledAtom a, long lo, long hi, long len, TentativePlan scratch) {
+  private static boolean placeRightmost(
+      CompiledAtom a, long lo, long hi, long len, TentativePlan scratch) {
     long curHi = hi;
     while (curHi - len >= lo) {
       TentativePlan.Scan s = scratch.scan(a, curHi - len, curHi, 1);

@@ -14,18 +14,20 @@ import java.util.List;
 
 /**
  * Runs every member agent on the request and keeps the placement with the lowest plan cost, not the
- * first that succeeds (ours; {@link PortfolioAgent} keeps the first). The cost of a placement is the
- * load it adds weighted by the load it lands on, after the paper's cost term c_jt (§4.1: "the cost of
- * giving capacity to j at t") and Hadoop's {@code StageAllocatorLowCostAligned} (cost = load / capacity
- * of the steps used): with a(t) the placement's and L(t) the plan's dominant share of capacity at t,
+ * first that succeeds (ours; {@link PortfolioAgent} keeps the first). The cost of a placement is
+ * the load it adds weighted by the load it lands on, after the paper's cost term c_jt (§4.1: "the
+ * cost of giving capacity to j at t") and Hadoop's {@code StageAllocatorLowCostAligned} (cost =
+ * load / capacity of the steps used): with a(t) the placement's and L(t) the plan's dominant share
+ * of capacity at t,
  *
- * <pre>cost = sum over t of a(t) * (L(t) + a(t) / 2)  +  lambda * sum over t of |a(t) - a(t-1)|</pre>
+ * <pre>cost = sum over t of a(t) * (L(t) + a(t) / 2)  +  lambda * sum over t of |a(t) - a(t-1)|
+ * </pre>
  *
  * The first term is the growth of half the sum of squared utilization, lowest for placements on
  * lightly loaded steps; the second is the paper's preemption term (§4.1.1, Σ y_jt: the placement's
  * own vertical transitions, counting its rise at the start and its drop at the end), weighted by
- * lambda = {@link RayonDefaults#MIN_COST_PREEMPTION_WEIGHT}. Ties keep the earlier member.
- * A request is rejected only when every member rejects it, so per request the portfolio accepts
+ * lambda = {@link RayonDefaults#MIN_COST_PREEMPTION_WEIGHT}. Ties keep the earlier member. A
+ * request is rejected only when every member rejects it, so per request the portfolio accepts
  * whenever any member does. Planning time is the sum of the members'.
  */
 public final class MinCostPortfolioAgent implements ReservationAgent {
@@ -33,27 +35,36 @@ public final class MinCostPortfolioAgent implements ReservationAgent {
   private final String name;
   private final double preemptionWeight;
 
-  /** A portfolio over {@code agents} with lambda = {@link RayonDefaults#MIN_COST_PREEMPTION_WEIGHT}. */
+  /**
+   * A portfolio over {@code agents} with lambda = {@link RayonDefaults#MIN_COST_PREEMPTION_WEIGHT}.
+   */
   public MinCostPortfolioAgent(List<ReservationAgent> agents) {
     this(agents, RayonDefaults.MIN_COST_PREEMPTION_WEIGHT);
   }
 
-  /** @param preemptionWeight lambda, the weight of the placement's own vertical transitions (>= 0) */
+  /**
+   * @param preemptionWeight lambda, the weight of the placement's own vertical transitions (>= 0)
+   */
   public MinCostPortfolioAgent(List<ReservationAgent> agents, double preemptionWeight) {
     if (!(preemptionWeight >= 0) || Double.isInfinite(preemptionWeight)) {
-      throw new IllegalArgumentException("preemption weight must be a finite number >= 0, got " + preemptionWeight);
+      throw new IllegalArgumentException(
+          "preemption weight must be a finite number >= 0, got " + preemptionWeight);
     }
     this.preemptionWeight = preemptionWeight;
     if (agents.isEmpty()) {
       throw new IllegalArgumentException("a portfolio needs at least one agent");
     }
     this.agents = List.copyOf(agents);
-    this.name = "min-cost(" + String.join(",", this.agents.stream().map(ReservationAgent::name).toList()) + ")";
+    this.name =
+        "min-cost("
+            + String.join(",", this.agents.stream().map(ReservationAgent::name).toList())
+            + ")";
   }
 
   /** Rota's default members: GREE-L, GREE-L with the low-load fill, then GREE. */
   public static MinCostPortfolioAgent standard() {
-    return new MinCostPortfolioAgent(List.of(new GreeLAgent(), GreeLAgent.lowLoad(), new GreeAgent()));
+    return new MinCostPortfolioAgent(
+        List.of(new GreeLAgent(), GreeLAgent.lowLoad(), new GreeAgent()));
   }
 
   @Override
@@ -71,8 +82,9 @@ public final class MinCostPortfolioAgent implements ReservationAgent {
     List<Result> results = new ArrayList<>();
     for (ReservationAgent a : agents) {
       Result r = a.place(plan, request);
-      if (r instanceof Rejected rj && (rj.rejection().code() == Rejection.Code.INVALID_RDL
-          || rj.rejection().code() == Rejection.Code.INFEASIBLE_RDL)) {
+      if (r instanceof Rejected rj
+          && (rj.rejection().code() == Rejection.Code.INVALID_RDL
+              || rj.rejection().code() == Rejection.Code.INFEASIBLE_RDL)) {
         return r;
       }
       results.add(r);
@@ -107,13 +119,19 @@ public final class MinCostPortfolioAgent implements ReservationAgent {
     if (best != null) {
       return best;
     }
-    return new Rejected(Rejection.withCauses(Rejection.Code.NO_CAPACITY, name, "",
-        "none of the " + agents.size() + " agents found a placement", causes));
+    return new Rejected(
+        Rejection.withCauses(
+            Rejection.Code.NO_CAPACITY,
+            name,
+            "",
+            "none of the " + agents.size() + " agents found a placement",
+            causes));
   }
 
   /**
-   * The placement's cost on {@code plan}: sum over t of a(t) * (L(t) + a(t) / 2) + lambda * sum over t
-   * of |a(t) - a(t - 1)| (from the placement's first step to one past its last), in dominant shares.
+   * The placement's cost on {@code plan}: sum over t of a(t) * (L(t) + a(t) / 2) + lambda * sum
+   * over t of |a(t) - a(t - 1)| (from the placement's first step to one past its last), in dominant
+   * shares.
    */
   public static double cost(PlanView plan, Allocation allocation, double preemptionWeight) {
     if (allocation.isEmpty()) {

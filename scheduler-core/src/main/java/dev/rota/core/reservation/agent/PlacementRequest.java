@@ -6,7 +6,8 @@ import java.util.Objects;
 
 /**
  * What an agent places: a compiled contract on behalf of a user. When {@code id} is already in the
- * plan the placement replaces that reservation (an update), so its current allocation counts as free.
+ * plan the placement replaces that reservation (an update), so its current allocation counts as
+ * free.
  */
 public record PlacementRequest(ReservationId id, String user, CompiledRdl contract) {
   public PlacementRequest {

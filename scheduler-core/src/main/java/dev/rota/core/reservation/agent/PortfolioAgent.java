@@ -7,10 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Tries several agents in order and returns the first placement (like Hadoop's
- * {@code TryManyReservationAgents}, which {@code AlignedPlannerWithGreedy} uses to try a flat
- * planner first and a greedy one second). Rota's default portfolio is GREE-L then GREE (ours): the
- * smoother placement when it fits, the more accepting one otherwise.
+ * Tries several agents in order and returns the first placement (like Hadoop's {@code
+ * TryManyReservationAgents}, which {@code AlignedPlannerWithGreedy} uses to try a flat planner
+ * first and a greedy one second). Rota's default portfolio is GREE-L then GREE (ours): the smoother
+ * placement when it fits, the more accepting one otherwise.
  */
 public final class PortfolioAgent implements ReservationAgent {
   private final List<ReservationAgent> agents;
@@ -21,7 +21,10 @@ public final class PortfolioAgent implements ReservationAgent {
       throw new IllegalArgumentException("a portfolio needs at least one agent");
     }
     this.agents = List.copyOf(agents);
-    this.name = "portfolio(" + String.join(",", this.agents.stream().map(ReservationAgent::name).toList()) + ")";
+    this.name =
+        "portfolio("
+            + String.join(",", this.agents.stream().map(ReservationAgent::name).toList())
+            + ")";
   }
 
   /** GREE-L, then GREE. */
@@ -65,7 +68,12 @@ public final class PortfolioAgent implements ReservationAgent {
   }
 
   private Result reject(List<Rejection> causes) {
-    return new Rejected(Rejection.withCauses(Rejection.Code.NO_CAPACITY, name, "",
-        "none of the " + agents.size() + " agents found a placement", causes));
+    return new Rejected(
+        Rejection.withCauses(
+            Rejection.Code.NO_CAPACITY,
+            name,
+            "",
+            "none of the " + agents.size() + " agents found a placement",
+            causes));
   }
 }

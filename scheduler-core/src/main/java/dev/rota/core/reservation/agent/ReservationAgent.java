@@ -14,7 +14,8 @@ import java.util.Objects;
  * propose an allocation that satisfies the whole RDL expression inside the space the plan's sharing
  * policy leaves the user, or say why not. Agents are stateless and never mutate the plan (decide,
  * then commit: the reservation system validates and commits). Implementations: {@link GreeAgent},
- * {@link GreeLAgent}, {@link PortfolioAgent}, {@link MinCostPortfolioAgent}; an exact MILP agent implements the same interface.
+ * {@link GreeLAgent}, {@link PortfolioAgent}, {@link MinCostPortfolioAgent}; an exact MILP agent
+ * implements the same interface.
  */
 public interface ReservationAgent {
   /** A short name used in results and rejections, e.g. {@code GREE}. */
@@ -31,7 +32,9 @@ public interface ReservationAgent {
     if (c instanceof CompileResult.Invalid inv) {
       return new Rejected(Rejection.ofIssues(name(), inv.errors()));
     }
-    return placeCompiled(plan, new PlacementRequest(request.id(), request.user(), ((CompileResult.Compiled) c).rdl()));
+    return placeCompiled(
+        plan,
+        new PlacementRequest(request.id(), request.user(), ((CompileResult.Compiled) c).rdl()));
   }
 
   /** Places an already compiled contract (the replanner uses this for residual contracts). */

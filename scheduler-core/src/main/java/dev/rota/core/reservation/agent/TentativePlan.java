@@ -72,12 +72,15 @@ final class TentativePlan {
   }
 
   /**
-   * For each constant piece of [s, e): how many gangs of {@code a} fit, i.e.
-   * floor(min(free bundles, h - bundles already given to a) / g), never negative.
+   * For each constant piece of [s, e): how many gangs of {@code a} fit, i.e. floor(min(free
+   * bundles, h - bundles already given to a) / g), never negative.
    */
   List<Cap> caps(CompiledAtom a, long s, long e) {
     List<Cap> out = new ArrayList<>();
-    Skyline mine = own.containsKey(a.path()) ? own.get(a.path()) : dev.rota.core.reservation.plan.StepFunction.ZERO;
+    Skyline mine =
+        own.containsKey(a.path())
+            ? own.get(a.path())
+            : dev.rota.core.reservation.plan.StepFunction.ZERO;
     for (Segment seg : Skylines.zip(free, mine, s, e)) {
       long freeBundles = seg.value().multiplesOf(a.bundle());
       Resource ownNow = mine.at(seg.start());
@@ -118,8 +121,8 @@ final class TentativePlan {
   record Fits(long gangs, long tLim) implements Scan {}
 
   /**
-   * Some step cannot hold one gang; {@code point} is the rightmost such step and [runStart, point] the
-   * run of blocked steps it belongs to (within the scanned block). Every block that ends after
+   * Some step cannot hold one gang; {@code point} is the rightmost such step and [runStart, point]
+   * the run of blocked steps it belongs to (within the scanned block). Every block that ends after
    * {@code runStart} and no later than {@code point + 1} contains a blocked step, so the search may
    * restart with its right end at {@code runStart}: the same result as restarting at {@code point}
    * and stepping left one blocked step at a time, without the crawl.
@@ -128,9 +131,9 @@ final class TentativePlan {
 
   /**
    * GREE's block scan (paper §4.2): scanning [s, e) right to left, track the height available to
-   * {@code a} (capped at {@code maxGangs}) and the most constrained step. A step that cannot hold one
-   * gang blocks the block; the search restarts left of it. Ties choose the leftmost step, as Hadoop's
-   * {@code StageAllocatorGreedy} does ({@code <=}).
+   * {@code a} (capped at {@code maxGangs}) and the most constrained step. A step that cannot hold
+   * one gang blocks the block; the search restarts left of it. Ties choose the leftmost step, as
+   * Hadoop's {@code StageAllocatorGreedy} does ({@code <=}).
    */
   Scan scan(CompiledAtom a, long s, long e, long maxGangs) {
     List<Cap> caps = caps(a, s, e);

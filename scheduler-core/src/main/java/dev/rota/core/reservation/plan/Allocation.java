@@ -27,7 +27,8 @@ public final class Allocation {
         continue;
       }
       if (m.put(a.atomPath(), a) != null) {
-        throw new IllegalArgumentException("atom " + a.atomPath() + " appears twice in an allocation");
+        throw new IllegalArgumentException(
+            "atom " + a.atomPath() + " appears twice in an allocation");
       }
       for (Block b : a.blocks()) {
         sum.add(b.start(), b.end(), a.bundle().times(b.bundles()));
@@ -83,7 +84,9 @@ public final class Allocation {
   public Allocation filterBlocks(java.util.function.Predicate<Block> keep) {
     List<AtomAllocation> out = new ArrayList<>();
     for (AtomAllocation a : atoms.values()) {
-      out.add(new AtomAllocation(a.atomPath(), a.sources(), a.bundle(), a.blocks().stream().filter(keep).toList()));
+      out.add(
+          new AtomAllocation(
+              a.atomPath(), a.sources(), a.bundle(), a.blocks().stream().filter(keep).toList()));
     }
     return new Allocation(out);
   }

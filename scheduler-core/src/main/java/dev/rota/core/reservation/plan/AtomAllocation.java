@@ -14,7 +14,8 @@ import java.util.Objects;
  * @param bundle the atom's bundle b
  * @param blocks lease blocks; blocks may overlap in time (GREE stacks them)
  */
-public record AtomAllocation(String atomPath, List<String> sources, Resource bundle, List<Block> blocks) {
+public record AtomAllocation(
+    String atomPath, List<String> sources, Resource bundle, List<Block> blocks) {
   public AtomAllocation {
     Objects.requireNonNull(atomPath, "atomPath");
     Objects.requireNonNull(bundle, "bundle");

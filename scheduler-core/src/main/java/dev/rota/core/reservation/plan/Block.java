@@ -7,7 +7,8 @@ package dev.rota.core.reservation.plan;
 public record Block(long start, long end, long bundles) {
   public Block {
     if (start >= end) {
-      throw new IllegalArgumentException("a block needs start < end, got [" + start + ", " + end + ")");
+      throw new IllegalArgumentException(
+          "a block needs start < end, got [" + start + ", " + end + ")");
     }
     if (bundles <= 0) {
       throw new IllegalArgumentException("a block holds at least one bundle, got " + bundles);

@@ -11,11 +11,11 @@ import java.util.TreeSet;
 
 /**
  * Checks an allocation against the RDL semantics of its contract (paper §3.1), independently of how
- * it was produced: every block lies in its atom's window, holds a multiple of g bundles and lasts at
- * least l steps; at every step an atom holds 0 or between g and h bundles; an atom's blocks sum to
- * exactly w; under {@code order} every operand's allocations end no later than the next operand's
- * start; under {@code any} exactly one alternative is allocated; under {@code all} every operand is.
- * Used by tests and available to the MILP agent to verify solver output.
+ * it was produced: every block lies in its atom's window, holds a multiple of g bundles and lasts
+ * at least l steps; at every step an atom holds 0 or between g and h bundles; an atom's blocks sum
+ * to exactly w; under {@code order} every operand's allocations end no later than the next
+ * operand's start; under {@code any} exactly one alternative is allocated; under {@code all} every
+ * operand is. Used by tests and available to the MILP agent to verify solver output.
  */
 public final class ContractChecker {
   private ContractChecker() {}
@@ -40,46 +40,60 @@ public final class ContractChecker {
     }
     CompiledOp op = (CompiledOp) n;
     switch (op.op()) {
-      case ALL: {
-        boolean ok = true;
-        for (CompiledNode c : op.children()) {
-          ok &= satisfied(c, alloc, out);
-        }
-        return ok;
-      }
-      case ORDER: {
-        boolean ok = true;
-        for (CompiledNode c : op.children()) {
-          ok &= satisfied(c, alloc, out);
-        }
-        for (int i = 0; i + 1 < op.children().size(); i++) {
-          OptionalLong endI = end(op.children().get(i), alloc);
-          for (int j = i + 1; j < op.children().size(); j++) {
-            OptionalLong startJ = start(op.children().get(j), alloc);
-            if (endI.isPresent() && startJ.isPresent() && endI.getAsLong() > startJ.getAsLong()) {
-              out.add(new Violation(op.path(), "operand " + i + " ends at " + endI.getAsLong() + " after operand " + j
-                  + " starts at " + startJ.getAsLong()));
-              ok = false;
-            }
-          }
-        }
-        return ok;
-      }
-      default: {
-        int allocated = 0;
-        boolean ok = true;
-        for (CompiledNode c : op.children()) {
-          if (start(c, alloc).isPresent()) {
-            allocated++;
+      case ALL:
+        {
+          boolean ok = true;
+          for (CompiledNode c : op.children()) {
             ok &= satisfied(c, alloc, out);
           }
+          return ok;
         }
-        if (allocated != 1) {
-          out.add(new Violation(op.path(), allocated + " alternatives are allocated, exactly one must be"));
-          return false;
+      case ORDER:
+        {
+          boolean ok = true;
+          for (CompiledNode c : op.children()) {
+            ok &= satisfied(c, alloc, out);
+          }
+          for (int i = 0; i + 1 < op.children().size(); i++) {
+            OptionalLong endI = end(op.children().get(i), alloc);
+            for (int j = i + 1; j < op.children().size(); j++) {
+              OptionalLong startJ = start(op.children().get(j), alloc);
+              if (endI.isPresent() && startJ.isPresent() && endI.getAsLong() > startJ.getAsLong()) {
+                out.add(
+                    new Violation(
+                        op.path(),
+                        "operand "
+                            + i
+                            + " ends at "
+                            + endI.getAsLong()
+                            + " after operand "
+                            + j
+                            + " starts at "
+                            + startJ.getAsLong()));
+                ok = false;
+              }
+            }
+          }
+          return ok;
         }
-        return ok;
-      }
+      default:
+        {
+          int allocated = 0;
+          boolean ok = true;
+          for (CompiledNode c : op.children()) {
+            if (start(c, alloc).isPresent()) {
+              allocated++;
+              ok &= satisfied(c, alloc, out);
+            }
+          }
+          if (allocated != 1) {
+            out.add(
+                new Violation(
+                    op.path(), allocated + " alternatives are allocated, exactly one must be"));
+            return false;
+          }
+          return ok;
+        }
     }
   }
 
@@ -93,15 +107,29 @@ public final class ContractChecker {
     TreeSet<Long> points = new TreeSet<>();
     for (Block b : got.blocks()) {
       if (b.start() < a.start() || b.end() > a.end()) {
-        out.add(new Violation(a.path(), "block " + b + " outside the window [" + a.start() + ", " + a.end() + ")"));
+        out.add(
+            new Violation(
+                a.path(),
+                "block " + b + " outside the window [" + a.start() + ", " + a.end() + ")"));
         ok = false;
       }
       if (b.bundles() % a.g() != 0) {
-        out.add(new Violation(a.path(), "block " + b + " holds " + b.bundles() + " bundles, not a multiple of g = " + a.g()));
+        out.add(
+            new Violation(
+                a.path(),
+                "block "
+                    + b
+                    + " holds "
+                    + b.bundles()
+                    + " bundles, not a multiple of g = "
+                    + a.g()));
         ok = false;
       }
       if (b.length() < a.l()) {
-        out.add(new Violation(a.path(), "block " + b + " lasts " + b.length() + " steps, less than l = " + a.l()));
+        out.add(
+            new Violation(
+                a.path(),
+                "block " + b + " lasts " + b.length() + " steps, less than l = " + a.l()));
         ok = false;
       }
       points.add(b.start());
@@ -110,8 +138,18 @@ public final class ContractChecker {
     for (long t : points) {
       long n = got.bundlesAt(t);
       if (n != 0 && (n < a.g() || n > a.h() || n % a.g() != 0)) {
-        out.add(new Violation(a.path(), "holds " + n + " bundles at step " + t + ", outside {0} and multiples of g in ["
-            + a.g() + ", " + a.h() + "]"));
+        out.add(
+            new Violation(
+                a.path(),
+                "holds "
+                    + n
+                    + " bundles at step "
+                    + t
+                    + ", outside {0} and multiples of g in ["
+                    + a.g()
+                    + ", "
+                    + a.h()
+                    + "]"));
         ok = false;
       }
     }
@@ -126,15 +164,23 @@ public final class ContractChecker {
     if (n instanceof CompiledAtom a) {
       return alloc.atom(a.path()).map(x -> OptionalLong.of(x.start())).orElse(OptionalLong.empty());
     }
-    return ((CompiledOp) n).children().stream().map(c -> start(c, alloc)).filter(OptionalLong::isPresent)
-        .mapToLong(OptionalLong::getAsLong).min();
+    return ((CompiledOp) n)
+        .children().stream()
+            .map(c -> start(c, alloc))
+            .filter(OptionalLong::isPresent)
+            .mapToLong(OptionalLong::getAsLong)
+            .min();
   }
 
   private static OptionalLong end(CompiledNode n, Allocation alloc) {
     if (n instanceof CompiledAtom a) {
       return alloc.atom(a.path()).map(x -> OptionalLong.of(x.end())).orElse(OptionalLong.empty());
     }
-    return ((CompiledOp) n).children().stream().map(c -> end(c, alloc)).filter(OptionalLong::isPresent)
-        .mapToLong(OptionalLong::getAsLong).max();
+    return ((CompiledOp) n)
+        .children().stream()
+            .map(c -> end(c, alloc))
+            .filter(OptionalLong::isPresent)
+            .mapToLong(OptionalLong::getAsLong)
+            .max();
   }
 }

@@ -14,8 +14,8 @@ import java.util.TreeMap;
  * The Plan (paper §5.1; Hadoop's {@code InMemoryPlan}): every accepted reservation with its
  * allocation, the run-length-encoded total load, per-user loads, the capacity over time and the
  * sharing policy. Adding, removing or reallocating a reservation costs O(log n) per change point of
- * its allocation. The plan does not validate what it is given: the {@code ReservationSystem} (or the
- * replanner) runs the agent and the sharing policy first and commits only accepted proposals.
+ * its allocation. The plan does not validate what it is given: the {@code ReservationSystem} (or
+ * the replanner) runs the agent and the sharing policy first and commits only accepted proposals.
  * Single-threaded by contract.
  */
 public final class Plan implements PlanView {
@@ -44,7 +44,9 @@ public final class Plan implements PlanView {
     return capacity;
   }
 
-  /** Replaces the capacity function (cluster grew or shrank); the replanner reacts to over-commit. */
+  /**
+   * Replaces the capacity function (cluster grew or shrank); the replanner reacts to over-commit.
+   */
   public void setCapacity(StepFunction newCapacity) {
     this.capacity = Objects.requireNonNull(newCapacity, "newCapacity");
   }
@@ -76,17 +78,22 @@ public final class Plan implements PlanView {
   }
 
   /** Commits a new reservation; throws if the id is already planned. */
-  public PlannedReservation add(ReservationRequest request, CompiledRdl contract, Allocation allocation) {
+  public PlannedReservation add(
+      ReservationRequest request, CompiledRdl contract, Allocation allocation) {
     if (reservations.containsKey(request.id())) {
-      throw new IllegalStateException("reservation " + request.id() + " is already in plan " + name);
+      throw new IllegalStateException(
+          "reservation " + request.id() + " is already in plan " + name);
     }
     PlannedReservation r = new PlannedReservation(request, contract, allocation, nextSequence++);
     commit(r);
     return r;
   }
 
-  /** Replaces a reservation's request, contract and allocation (an update), keeping its sequence. */
-  public PlannedReservation replace(ReservationRequest request, CompiledRdl contract, Allocation allocation) {
+  /**
+   * Replaces a reservation's request, contract and allocation (an update), keeping its sequence.
+   */
+  public PlannedReservation replace(
+      ReservationRequest request, CompiledRdl contract, Allocation allocation) {
     PlannedReservation old = remove(request.id());
     PlannedReservation r = new PlannedReservation(request, contract, allocation, old.sequence());
     commit(r);
@@ -135,7 +142,9 @@ public final class Plan implements PlanView {
     return copy(policy);
   }
 
-  /** An independent copy with the same content and another sharing policy (used by the replanner). */
+  /**
+   * An independent copy with the same content and another sharing policy (used by the replanner).
+   */
   public Plan copy(SharingPolicy otherPolicy) {
     Plan p = new Plan(name, capacity, otherPolicy);
     p.nextSequence = nextSequence;
@@ -152,6 +161,12 @@ public final class Plan implements PlanView {
 
   @Override
   public String toString() {
-    return "Plan[" + name + ", " + reservations.size() + " reservations, load " + load.size() + " change points]";
+    return "Plan["
+        + name
+        + ", "
+        + reservations.size()
+        + " reservations, load "
+        + load.size()
+        + " change points]";
   }
 }

@@ -46,7 +46,8 @@ public interface PlanView {
    * What {@code user} may still reserve over [start, end) under the plan's sharing policy, counting
    * the reservation {@code replacing} (an update) as already removed.
    */
-  default StepFunction availableFor(String user, Optional<ReservationId> replacing, long start, long end) {
+  default StepFunction availableFor(
+      String user, Optional<ReservationId> replacing, long start, long end) {
     return sharingPolicy().available(this, user, replacing, start, end);
   }
 }

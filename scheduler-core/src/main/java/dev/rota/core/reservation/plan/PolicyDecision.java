@@ -1,7 +1,7 @@
 package dev.rota.core.reservation.plan;
 
-
 import dev.rota.core.reservation.Violation;
+
 /** A sharing policy's verdict on a proposal. */
 public sealed interface PolicyDecision permits PolicyDecision.Allowed, PolicyDecision.Violated {
   /** The proposal respects the policy. */

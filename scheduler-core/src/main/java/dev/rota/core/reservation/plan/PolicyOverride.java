@@ -6,8 +6,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A what-if view of a plan under another sharing policy (no copy). The reservation system uses it to
- * tell "the quota stops this request" from "the capacity does".
+ * A what-if view of a plan under another sharing policy (no copy). The reservation system uses it
+ * to tell "the quota stops this request" from "the capacity does".
  */
 public final class PolicyOverride implements PlanView {
   private final PlanView plan;

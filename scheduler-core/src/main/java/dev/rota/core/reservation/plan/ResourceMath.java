@@ -49,7 +49,9 @@ public final class ResourceMath {
     return Resource.of(out);
   }
 
-  /** The first dimension in which {@code a} exceeds {@code b}, or -1 if {@code a} fits in {@code b}. */
+  /**
+   * The first dimension in which {@code a} exceeds {@code b}, or -1 if {@code a} fits in {@code b}.
+   */
   public static int firstExceeding(Resource a, Resource b) {
     int n = Math.max(a.dimensions(), b.dimensions());
     for (int i = 0; i < n; i++) {

@@ -70,8 +70,10 @@ public final class RleSkyline implements Skyline {
     if (end != Long.MAX_VALUE) {
       split(end);
     }
-    NavigableMap<Long, Resource> inside = end == Long.MAX_VALUE
-        ? points.tailMap(start, true) : points.subMap(start, true, end, false);
+    NavigableMap<Long, Resource> inside =
+        end == Long.MAX_VALUE
+            ? points.tailMap(start, true)
+            : points.subMap(start, true, end, false);
     for (Map.Entry<Long, Resource> e : inside.entrySet()) {
       e.setValue(plus ? e.getValue().plus(r) : e.getValue().minus(r));
     }

@@ -11,7 +11,8 @@ public record Segment(long start, long end, Resource value) {
   public Segment {
     Objects.requireNonNull(value, "value");
     if (start >= end) {
-      throw new IllegalArgumentException("a segment needs start < end, got [" + start + ", " + end + ")");
+      throw new IllegalArgumentException(
+          "a segment needs start < end, got [" + start + ", " + end + ")");
     }
   }
 

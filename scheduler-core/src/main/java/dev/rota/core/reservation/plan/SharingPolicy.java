@@ -1,16 +1,12 @@
 package dev.rota.core.reservation.plan;
 
 import dev.rota.core.reservation.ReservationId;
-import dev.rota.core.reservation.plan.Allocation;
-import dev.rota.core.reservation.plan.PlanView;
-import dev.rota.core.reservation.plan.StepFunction;
 import java.util.Optional;
 
-import dev.rota.core.reservation.plan.PolicyDecision;
 /**
  * A time-extended quota (paper §5.1, "sharing policies"). Stateless; reads the plan, never mutates
- * it. Hadoop's counterpart is {@code SharingPolicy} with {@code NoOverCommitPolicy} and
- * {@code CapacityOverTimePolicy}.
+ * it. Hadoop's counterpart is {@code SharingPolicy} with {@code NoOverCommitPolicy} and {@code
+ * CapacityOverTimePolicy}.
  */
 public interface SharingPolicy {
   String name();
@@ -20,12 +16,14 @@ public interface SharingPolicy {
    * {@code replacing} (an update) as removed first. Checks only the time range the proposal touches
    * (widened by the policy's window).
    */
-  PolicyDecision validate(PlanView plan, String user, Optional<ReservationId> replacing, Allocation proposal);
+  PolicyDecision validate(
+      PlanView plan, String user, Optional<ReservationId> replacing, Allocation proposal);
 
   /**
    * The resources {@code user} may still take at each step of [start, end): agents search only this
-   * space (Hadoop's {@code availableResources}). Averages over a window are not reflected here; they
-   * are checked by {@link #validate}.
+   * space (Hadoop's {@code availableResources}). Averages over a window are not reflected here;
+   * they are checked by {@link #validate}.
    */
-  StepFunction available(PlanView plan, String user, Optional<ReservationId> replacing, long start, long end);
+  StepFunction available(
+      PlanView plan, String user, Optional<ReservationId> replacing, long start, long end);
 }

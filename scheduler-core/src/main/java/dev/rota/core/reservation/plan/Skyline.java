@@ -14,8 +14,8 @@ public interface Skyline {
   Resource at(long t);
 
   /**
-   * The constant pieces covering exactly [start, end), in time order, zero pieces included; adjacent
-   * pieces have different values. Empty when {@code start >= end}.
+   * The constant pieces covering exactly [start, end), in time order, zero pieces included;
+   * adjacent pieces have different values. Empty when {@code start >= end}.
    */
   List<Segment> segments(long start, long end);
 
@@ -67,7 +67,9 @@ public interface Skyline {
   /** The last change point, i.e. where a finite-support function ends; empty for zero. */
   default java.util.OptionalLong lastChange() {
     long[] c = changePoints();
-    return c.length == 0 ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(c[c.length - 1]);
+    return c.length == 0
+        ? java.util.OptionalLong.empty()
+        : java.util.OptionalLong.of(c[c.length - 1]);
   }
 
   /** The non-zero pieces over the whole support (up to the last change point). */

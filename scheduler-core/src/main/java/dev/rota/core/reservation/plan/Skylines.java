@@ -10,20 +10,26 @@ public final class Skylines {
   private Skylines() {}
 
   /**
-   * {@code op(a(t), b(t))} for t in [start, end), zero outside. Cost O(k log k) for k pieces of a and b
-   * in the range.
+   * {@code op(a(t), b(t))} for t in [start, end), zero outside. Cost O(k log k) for k pieces of a
+   * and b in the range.
    */
-  public static StepFunction combine(Skyline a, Skyline b, long start, long end, BinaryOperator<Resource> op) {
+  public static StepFunction combine(
+      Skyline a, Skyline b, long start, long end, BinaryOperator<Resource> op) {
     if (start >= end) {
       return StepFunction.ZERO;
     }
     List<Segment> pieces = new ArrayList<>();
-    walk(a, b, start, end, (from, to, x, y) -> {
-      Resource v = op.apply(x, y);
-      if (!v.isZero()) {
-        pieces.add(new Segment(from, to, v));
-      }
-    });
+    walk(
+        a,
+        b,
+        start,
+        end,
+        (from, to, x, y) -> {
+          Resource v = op.apply(x, y);
+          if (!v.isZero()) {
+            pieces.add(new Segment(from, to, v));
+          }
+        });
     return StepFunction.sum(pieces);
   }
 

@@ -8,9 +8,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * An immutable, canonical step function of resource vectors over plan time steps (see
- * {@link Skyline} for the semantics). Used for allocations, capacities and query results; the
- * plan's own running totals live in a mutable {@link RleSkyline}.
+ * An immutable, canonical step function of resource vectors over plan time steps (see {@link
+ * Skyline} for the semantics). Used for allocations, capacities and query results; the plan's own
+ * running totals live in a mutable {@link RleSkyline}.
  */
 public final class StepFunction implements Skyline {
   public static final StepFunction ZERO = new StepFunction(new long[0], new Resource[0]);
@@ -51,14 +51,16 @@ public final class StepFunction implements Skyline {
    */
   public static StepFunction of(long[] times, List<Resource> values) {
     if (times.length != values.size()) {
-      throw new IllegalArgumentException(times.length + " change points but " + values.size() + " values");
+      throw new IllegalArgumentException(
+          times.length + " change points but " + values.size() + " values");
     }
     List<Long> ts = new ArrayList<>();
     List<Resource> vs = new ArrayList<>();
     Resource prev = Resource.ZERO;
     for (int i = 0; i < times.length; i++) {
       if (i > 0 && times[i] <= times[i - 1]) {
-        throw new IllegalArgumentException("change points must increase strictly: " + Arrays.toString(times));
+        throw new IllegalArgumentException(
+            "change points must increase strictly: " + Arrays.toString(times));
       }
       Resource v = Objects.requireNonNull(values.get(i), "value");
       if (!v.equals(prev)) {
@@ -67,7 +69,8 @@ public final class StepFunction implements Skyline {
         prev = v;
       }
     }
-    return new StepFunction(ts.stream().mapToLong(Long::longValue).toArray(), vs.toArray(new Resource[0]));
+    return new StepFunction(
+        ts.stream().mapToLong(Long::longValue).toArray(), vs.toArray(new Resource[0]));
   }
 
   /** An immutable copy of any skyline. */
@@ -144,7 +147,9 @@ public final class StepFunction implements Skyline {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof StepFunction f && Arrays.equals(f.times, times) && Arrays.equals(f.values, values);
+    return o instanceof StepFunction f
+        && Arrays.equals(f.times, times)
+        && Arrays.equals(f.values, values);
   }
 
   @Override

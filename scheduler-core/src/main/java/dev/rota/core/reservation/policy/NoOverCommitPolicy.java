@@ -2,22 +2,23 @@ package dev.rota.core.reservation.policy;
 
 import dev.rota.core.model.Resource;
 import dev.rota.core.reservation.ReservationId;
+import dev.rota.core.reservation.Violation;
 import dev.rota.core.reservation.plan.Allocation;
 import dev.rota.core.reservation.plan.PlanView;
 import dev.rota.core.reservation.plan.PlannedReservation;
+import dev.rota.core.reservation.plan.PolicyDecision;
 import dev.rota.core.reservation.plan.ResourceMath;
 import dev.rota.core.reservation.plan.RleSkyline;
 import dev.rota.core.reservation.plan.Segment;
+import dev.rota.core.reservation.plan.SharingPolicy;
 import dev.rota.core.reservation.plan.Skyline;
 import dev.rota.core.reservation.plan.Skylines;
 import dev.rota.core.reservation.plan.StepFunction;
 import java.util.Optional;
 
-import dev.rota.core.reservation.Violation;
-import dev.rota.core.reservation.plan.PolicyDecision;
-import dev.rota.core.reservation.plan.SharingPolicy;
 /**
- * Never commit more than the plan's physical capacity at any step, in any dimension. No user limits.
+ * Never commit more than the plan's physical capacity at any step, in any dimension. No user
+ * limits.
  */
 public final class NoOverCommitPolicy implements SharingPolicy {
   public static final String NAME = Violation.NO_OVER_COMMIT;
@@ -28,7 +29,8 @@ public final class NoOverCommitPolicy implements SharingPolicy {
   }
 
   @Override
-  public PolicyDecision validate(PlanView plan, String user, Optional<ReservationId> replacing, Allocation proposal) {
+  public PolicyDecision validate(
+      PlanView plan, String user, Optional<ReservationId> replacing, Allocation proposal) {
     if (proposal.isEmpty()) {
       return new PolicyDecision.Allowed(NAME);
     }
@@ -45,18 +47,38 @@ public final class NoOverCommitPolicy implements SharingPolicy {
       int d = ResourceMath.firstExceeding(seg.value(), cap);
       if (d >= 0) {
         String dim = ResourceMath.dimensionName(d);
-        return new PolicyDecision.Violated(new Violation(NAME, Violation.Kind.CAPACITY, user, seg.start(),
-            seg.start() + 1, dim, seg.value().get(d), cap.get(d),
-            "at step " + seg.start() + " the plan would hold " + seg.value().get(d) + " " + dim + " (with " + user
-                + "'s proposal of " + proposal.total().at(seg.start()).get(d) + ") but its capacity is " + cap.get(d)
-                + ", over by " + (seg.value().get(d) - cap.get(d))));
+        return new PolicyDecision.Violated(
+            new Violation(
+                NAME,
+                Violation.Kind.CAPACITY,
+                user,
+                seg.start(),
+                seg.start() + 1,
+                dim,
+                seg.value().get(d),
+                cap.get(d),
+                "at step "
+                    + seg.start()
+                    + " the plan would hold "
+                    + seg.value().get(d)
+                    + " "
+                    + dim
+                    + " (with "
+                    + user
+                    + "'s proposal of "
+                    + proposal.total().at(seg.start()).get(d)
+                    + ") but its capacity is "
+                    + cap.get(d)
+                    + ", over by "
+                    + (seg.value().get(d) - cap.get(d))));
       }
     }
     return new PolicyDecision.Allowed(NAME);
   }
 
   @Override
-  public StepFunction available(PlanView plan, String user, Optional<ReservationId> replacing, long start, long end) {
+  public StepFunction available(
+      PlanView plan, String user, Optional<ReservationId> replacing, long start, long end) {
     return free(plan, replacing, start, end);
   }
 
@@ -72,13 +94,22 @@ public final class NoOverCommitPolicy implements SharingPolicy {
   }
 
   static Skyline old(PlanView plan, Optional<ReservationId> replacing) {
-    return replacing.flatMap(plan::reservation).map(PlannedReservation::allocation).map(Allocation::total)
-        .map(f -> (Skyline) f).orElse(StepFunction.ZERO);
+    return replacing
+        .flatMap(plan::reservation)
+        .map(PlannedReservation::allocation)
+        .map(Allocation::total)
+        .map(f -> (Skyline) f)
+        .orElse(StepFunction.ZERO);
   }
 
-  /** The reservation being replaced, restricted to one user's load (zero if it belongs to another). */
+  /**
+   * The reservation being replaced, restricted to one user's load (zero if it belongs to another).
+   */
   static Skyline oldOfUser(PlanView plan, String user, Optional<ReservationId> replacing) {
-    return replacing.flatMap(plan::reservation).filter(r -> r.user().equals(user))
-        .map(r -> (Skyline) r.allocation().total()).orElse(StepFunction.ZERO);
+    return replacing
+        .flatMap(plan::reservation)
+        .filter(r -> r.user().equals(user))
+        .map(r -> (Skyline) r.allocation().total())
+        .orElse(StepFunction.ZERO);
   }
 }

@@ -20,13 +20,16 @@ public record Atom(Resource bundle, long minParallel, long maxParallel, long min
   public Atom {
     Objects.requireNonNull(bundle, "bundle");
     if (minParallel < 1) {
-      throw new IllegalArgumentException("g (minimum parallelism) must be at least 1, got " + minParallel);
+      throw new IllegalArgumentException(
+          "g (minimum parallelism) must be at least 1, got " + minParallel);
     }
     if (maxParallel < 1) {
-      throw new IllegalArgumentException("h (maximum parallelism) must be at least 1, got " + maxParallel);
+      throw new IllegalArgumentException(
+          "h (maximum parallelism) must be at least 1, got " + maxParallel);
     }
     if (minLease < 1) {
-      throw new IllegalArgumentException("l (minimum lease) must be at least 1 step, got " + minLease);
+      throw new IllegalArgumentException(
+          "l (minimum lease) must be at least 1 step, got " + minLease);
     }
     if (work < 0) {
       throw new IllegalArgumentException("w (work) must not be negative, got " + work);

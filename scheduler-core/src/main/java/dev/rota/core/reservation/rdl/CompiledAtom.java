@@ -7,19 +7,28 @@ import java.util.Objects;
 /**
  * An atom of the normal form with its effective window [start, end).
  *
- * @param path where it came from (for a unified atom: the first source), e.g. {@code order[1].atom};
- *     rewritten rigid pieces add a suffix such as {@code ~lane0.piece2}
+ * @param path where it came from (for a unified atom: the first source), e.g. {@code
+ *     order[1].atom}; rewritten rigid pieces add a suffix such as {@code ~lane0.piece2}
  * @param sources the source atoms' paths (several after unification)
  */
 public record CompiledAtom(
-    String path, List<String> sources, Resource bundle, long g, long h, long l, long w, long start, long end)
+    String path,
+    List<String> sources,
+    Resource bundle,
+    long g,
+    long h,
+    long l,
+    long w,
+    long start,
+    long end)
     implements CompiledNode {
   public CompiledAtom {
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(bundle, "bundle");
     sources = List.copyOf(sources);
     if (g < 1 || h < g || h % g != 0 || l < 1 || w < 1 || w % g != 0 || w < g * l) {
-      throw new IllegalArgumentException("not a normal-form atom: " + path + " g=" + g + " h=" + h + " l=" + l + " w=" + w);
+      throw new IllegalArgumentException(
+          "not a normal-form atom: " + path + " g=" + g + " h=" + h + " l=" + l + " w=" + w);
     }
     if (start >= end) {
       throw new IllegalArgumentException("empty window [" + start + ", " + end + ") for " + path);

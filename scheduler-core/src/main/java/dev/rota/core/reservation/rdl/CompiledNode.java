@@ -9,8 +9,9 @@ public sealed interface CompiledNode permits CompiledAtom, CompiledOp {
   String path();
 
   /**
-   * A lower bound on the steps any allocation of this node spans, ignoring capacity: max(l, ceil(w/h))
-   * for an atom, the sum over an order, the maximum over an all, the minimum over an any.
+   * A lower bound on the steps any allocation of this node spans, ignoring capacity: max(l,
+   * ceil(w/h)) for an atom, the sum over an order, the maximum over an all, the minimum over an
+   * any.
    */
   long minLength();
 

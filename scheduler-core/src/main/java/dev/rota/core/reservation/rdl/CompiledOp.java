@@ -6,14 +6,19 @@ import java.util.Objects;
 /** An operator of the normal form: ORDER, ALL or ANY over at least two operands. */
 public record CompiledOp(Op op, String path, List<CompiledNode> children) implements CompiledNode {
   /** The three n-ary operators (windows are pushed into atoms). */
-  public enum Op { ORDER, ALL, ANY }
+  public enum Op {
+    ORDER,
+    ALL,
+    ANY
+  }
 
   public CompiledOp {
     Objects.requireNonNull(op, "op");
     Objects.requireNonNull(path, "path");
     children = List.copyOf(children);
     if (children.size() < 2) {
-      throw new IllegalArgumentException("a normal-form " + op + " has at least two operands: " + path);
+      throw new IllegalArgumentException(
+          "a normal-form " + op + " has at least two operands: " + path);
     }
   }
 

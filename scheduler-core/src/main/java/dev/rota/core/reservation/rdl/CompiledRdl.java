@@ -9,7 +9,8 @@ import java.util.Optional;
  * atoms), the source expression and the options used. This is the contract the plan keeps for an
  * accepted reservation, the input of the greedy agents and of the MILP generator.
  */
-public record CompiledRdl(Optional<CompiledNode> root, RdlExpression source, CompilerOptions options) {
+public record CompiledRdl(
+    Optional<CompiledNode> root, RdlExpression source, CompilerOptions options) {
   public CompiledRdl {
     java.util.Objects.requireNonNull(root, "root");
     java.util.Objects.requireNonNull(source, "source");

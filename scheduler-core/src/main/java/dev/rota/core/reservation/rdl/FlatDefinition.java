@@ -5,17 +5,18 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The one-level reservation form that Hadoop released (paper §6.2.1; YARN's
- * {@code ReservationDefinition}): a window [arrival, deadline), an interpreter and a list of stages.
- * A core record with no Hadoop types; the YARN adapter converts it to and from Hadoop's classes
- * (converting milliseconds to plan steps there). Validated on construction the way Hadoop's
- * {@code ReservationInputValidator} validates its counterpart.
+ * The one-level reservation form that Hadoop released (paper §6.2.1; YARN's {@code
+ * ReservationDefinition}): a window [arrival, deadline), an interpreter and a list of stages. A
+ * core record with no Hadoop types; the YARN adapter converts it to and from Hadoop's classes
+ * (converting milliseconds to plan steps there). Validated on construction the way Hadoop's {@code
+ * ReservationInputValidator} validates its counterpart.
  *
  * @param name a label (Hadoop's reservation name); may be empty
  * @param arrival first usable step
  * @param deadline one past the last usable step; must exceed arrival
  */
-public record FlatDefinition(String name, long arrival, long deadline, Interpreter interpreter, List<Stage> stages) {
+public record FlatDefinition(
+    String name, long arrival, long deadline, Interpreter interpreter, List<Stage> stages) {
   /** Hadoop's {@code ReservationRequestInterpreter}. */
   public enum Interpreter {
     /** all stages (RDL all). */
@@ -24,7 +25,10 @@ public record FlatDefinition(String name, long arrival, long deadline, Interpret
     R_ANY,
     /** stages in sequence (RDL order). */
     R_ORDER,
-    /** stages in sequence with no gap between consecutive stages (Hadoop only; RDL has no equivalent). */
+    /**
+     * stages in sequence with no gap between consecutive stages (Hadoop only; RDL has no
+     * equivalent).
+     */
     R_ORDER_NO_GAP
   }
 
@@ -40,12 +44,17 @@ public record FlatDefinition(String name, long arrival, long deadline, Interpret
         throw new IllegalArgumentException("a stage's capability must be non-zero");
       }
       if (numContainers < 1 || concurrency < 1 || duration < 1) {
-        throw new IllegalArgumentException("numContainers, concurrency and duration must be at least 1, got "
-            + numContainers + ", " + concurrency + ", " + duration);
+        throw new IllegalArgumentException(
+            "numContainers, concurrency and duration must be at least 1, got "
+                + numContainers
+                + ", "
+                + concurrency
+                + ", "
+                + duration);
       }
       if (numContainers % concurrency != 0) {
-        throw new IllegalArgumentException("numContainers " + numContainers + " is not a multiple of concurrency "
-            + concurrency);
+        throw new IllegalArgumentException(
+            "numContainers " + numContainers + " is not a multiple of concurrency " + concurrency);
       }
     }
   }
@@ -58,7 +67,8 @@ public record FlatDefinition(String name, long arrival, long deadline, Interpret
       throw new IllegalArgumentException("a reservation definition needs at least one stage");
     }
     if (arrival < 0 || deadline <= arrival) {
-      throw new IllegalArgumentException("need 0 <= arrival < deadline, got [" + arrival + ", " + deadline + ")");
+      throw new IllegalArgumentException(
+          "need 0 <= arrival < deadline, got [" + arrival + ", " + deadline + ")");
     }
   }
 }

@@ -9,13 +9,14 @@ import java.util.List;
  * Maps between nested RDL and the one-level {@link FlatDefinition} where the latter can express the
  * former, and says precisely why when it cannot.
  *
- * <p>Flat to RDL: {@code window(op(atom(c, conc, n, d, n*d), ...), arrival, deadline)} with op = all,
- * any or order (a single stage becomes the bare atom). R_ORDER_NO_GAP has no RDL equivalent.
+ * <p>Flat to RDL: {@code window(op(atom(c, conc, n, d, n*d), ...), arrival, deadline)} with op =
+ * all, any or order (a single stage becomes the bare atom). R_ORDER_NO_GAP has no RDL equivalent.
  *
  * <p>RDL to flat: the expression is compiled first (so nested order-in-order flattens, identical
  * atoms unify, windows push down); then the normal form must be an atom or one operator over atoms,
- * every atom must have the same window (arrival, deadline), and every atom must have w = h*l, because
- * a stage's work is fixed at numContainers * duration with numContainers = h and duration = l.
+ * every atom must have the same window (arrival, deadline), and every atom must have w = h*l,
+ * because a stage's work is fixed at numContainers * duration with numContainers = h and duration =
+ * l.
  */
 public final class FlatMapping {
   private FlatMapping() {}
@@ -34,19 +35,31 @@ public final class FlatMapping {
   /** RDL from the flat form. */
   public static Result<RdlExpression> toRdl(FlatDefinition d) {
     if (d.interpreter() == Interpreter.R_ORDER_NO_GAP) {
-      return new NotExpressible<>(List.of(new RdlIssue("", RdlIssue.Code.NOT_EXPRESSIBLE_FLAT,
-          "R_ORDER_NO_GAP (consecutive stages without gaps) has no RDL equivalent; order allows gaps")));
+      return new NotExpressible<>(
+          List.of(
+              new RdlIssue(
+                  "",
+                  RdlIssue.Code.NOT_EXPRESSIBLE_FLAT,
+                  "R_ORDER_NO_GAP (consecutive stages without gaps) has no RDL equivalent; order allows gaps")));
     }
     List<RdlExpression> atoms = new ArrayList<>();
     for (Stage s : d.stages()) {
-      atoms.add(new Atom(s.capability(), s.concurrency(), s.numContainers(), s.duration(),
-          Math.multiplyExact(s.numContainers(), s.duration())));
+      atoms.add(
+          new Atom(
+              s.capability(),
+              s.concurrency(),
+              s.numContainers(),
+              s.duration(),
+              Math.multiplyExact(s.numContainers(), s.duration())));
     }
-    RdlExpression body = atoms.size() == 1 ? atoms.get(0) : switch (d.interpreter()) {
-      case R_ALL -> new All(atoms);
-      case R_ANY -> new Any(atoms);
-      default -> new Order(atoms);
-    };
+    RdlExpression body =
+        atoms.size() == 1
+            ? atoms.get(0)
+            : switch (d.interpreter()) {
+              case R_ALL -> new All(atoms);
+              case R_ANY -> new Any(atoms);
+              default -> new Order(atoms);
+            };
     return new Expressible<>(new Window(body, d.arrival(), d.deadline()));
   }
 
@@ -69,21 +82,27 @@ public final class FlatMapping {
       interpreter = Interpreter.R_ALL;
     } else {
       CompiledOp op = (CompiledOp) root;
-      interpreter = switch (op.op()) {
-        case ALL -> Interpreter.R_ALL;
-        case ANY -> Interpreter.R_ANY;
-        case ORDER -> Interpreter.R_ORDER;
-      };
+      interpreter =
+          switch (op.op()) {
+            case ALL -> Interpreter.R_ALL;
+            case ANY -> Interpreter.R_ANY;
+            case ORDER -> Interpreter.R_ORDER;
+          };
       atoms = new ArrayList<>();
       for (CompiledNode k : op.children()) {
         if (k instanceof CompiledAtom a) {
           atoms.add(a);
         } else {
           CompiledOp inner = (CompiledOp) k;
-          why.add(new RdlIssue(inner.path(), RdlIssue.Code.NOT_EXPRESSIBLE_FLAT,
-              "a nested " + inner.op().name().toLowerCase(java.util.Locale.ROOT) + " inside "
-                  + op.op().name().toLowerCase(java.util.Locale.ROOT)
-                  + ": the one-level form allows one operator over atoms"));
+          why.add(
+              new RdlIssue(
+                  inner.path(),
+                  RdlIssue.Code.NOT_EXPRESSIBLE_FLAT,
+                  "a nested "
+                      + inner.op().name().toLowerCase(java.util.Locale.ROOT)
+                      + " inside "
+                      + op.op().name().toLowerCase(java.util.Locale.ROOT)
+                      + ": the one-level form allows one operator over atoms"));
         }
       }
     }
@@ -91,14 +110,36 @@ public final class FlatMapping {
     List<Stage> stages = new ArrayList<>();
     for (CompiledAtom a : atoms) {
       if (a.start() != first.start() || a.end() != first.end()) {
-        why.add(new RdlIssue(a.path(), RdlIssue.Code.NOT_EXPRESSIBLE_FLAT,
-            "its window [" + a.start() + ", " + a.end() + ") differs from [" + first.start() + ", " + first.end()
-                + ") of " + first.path() + ": the one-level form has a single arrival and deadline"));
+        why.add(
+            new RdlIssue(
+                a.path(),
+                RdlIssue.Code.NOT_EXPRESSIBLE_FLAT,
+                "its window ["
+                    + a.start()
+                    + ", "
+                    + a.end()
+                    + ") differs from ["
+                    + first.start()
+                    + ", "
+                    + first.end()
+                    + ") of "
+                    + first.path()
+                    + ": the one-level form has a single arrival and deadline"));
       }
       if (a.w() != a.h() * a.l()) {
-        why.add(new RdlIssue(a.path(), RdlIssue.Code.NOT_EXPRESSIBLE_FLAT,
-            "w = " + a.w() + " but h*l = " + a.h() + "*" + a.l() + " = " + a.h() * a.l()
-                + ": a stage's work is numContainers (h) times duration (l)"));
+        why.add(
+            new RdlIssue(
+                a.path(),
+                RdlIssue.Code.NOT_EXPRESSIBLE_FLAT,
+                "w = "
+                    + a.w()
+                    + " but h*l = "
+                    + a.h()
+                    + "*"
+                    + a.l()
+                    + " = "
+                    + a.h() * a.l()
+                    + ": a stage's work is numContainers (h) times duration (l)"));
       } else {
         stages.add(new Stage(a.bundle(), a.h(), a.g(), a.l()));
       }
@@ -106,10 +147,12 @@ public final class FlatMapping {
     if (!why.isEmpty()) {
       return new NotExpressible<>(why);
     }
-    return new Expressible<>(new FlatDefinition(name, first.start(), first.end(), interpreter, stages));
+    return new Expressible<>(
+        new FlatDefinition(name, first.start(), first.end(), interpreter, stages));
   }
 
   private static <T> Result<T> notExpressible(String path, String msg) {
-    return new NotExpressible<>(List.of(new RdlIssue(path, RdlIssue.Code.NOT_EXPRESSIBLE_FLAT, msg)));
+    return new NotExpressible<>(
+        List.of(new RdlIssue(path, RdlIssue.Code.NOT_EXPRESSIBLE_FLAT, msg)));
   }
 }

@@ -34,7 +34,10 @@ public final class Rdl {
     return new Atom(b, 1, h, l, w);
   }
 
-  /** A rigid gang: n bundles together, uninterrupted, for {@code duration} steps (g = h = n, l = duration). */
+  /**
+   * A rigid gang: n bundles together, uninterrupted, for {@code duration} steps (g = h = n, l =
+   * duration).
+   */
   public static Atom rigidGang(Resource b, long n, long duration) {
     return new Atom(b, n, n, duration, Math.multiplyExact(n, duration));
   }

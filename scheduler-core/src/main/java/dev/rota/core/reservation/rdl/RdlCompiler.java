@@ -11,20 +11,20 @@ import java.util.Optional;
  * Rayon's RDL compiler (paper §3.1, "Compiling RDL"): checks validity and per-expression
  * infeasibility, then normalises with semantics-preserving rewrites.
  *
- * <p><b>Checks</b> (each names the sub-expression's path, see {@link RdlIssue}): zero bundle; g &gt; h;
- * h not a multiple of g; w not a multiple of g; 0 &lt; w &lt; l*g; empty window; a window disjoint from
- * its enclosing windows or lying before {@link CompilerOptions#notBefore()}; an atom with no window;
- * an atom needing more than its window (its minimum length is max(l, ceil(w/h)) steps); an order
- * whose operands' minimum lengths add up to more than its window; and earliest-finish propagation
- * through order/all/any (a chain that cannot meet a later window). The time checks use lower bounds
- * on the length of any allocation, so the compiler never rejects a satisfiable expression; it may
- * accept one that no plan can satisfy (the agents then reject it).
+ * <p><b>Checks</b> (each names the sub-expression's path, see {@link RdlIssue}): zero bundle; g
+ * &gt; h; h not a multiple of g; w not a multiple of g; 0 &lt; w &lt; l*g; empty window; a window
+ * disjoint from its enclosing windows or lying before {@link CompilerOptions#notBefore()}; an atom
+ * with no window; an atom needing more than its window (its minimum length is max(l, ceil(w/h))
+ * steps); an order whose operands' minimum lengths add up to more than its window; and
+ * earliest-finish propagation through order/all/any (a chain that cannot meet a later window). The
+ * time checks use lower bounds on the length of any allocation, so the compiler never rejects a
+ * satisfiable expression; it may accept one that no plan can satisfy (the agents then reject it).
  *
  * <p><b>Normalisation</b>, in this order: (1) windows are pushed down to the atoms by intersecting
  * time ranges (this also distributes windows over {@code any}); (2) zero-work atoms are dropped
- * (they guarantee nothing) and an {@code any} with an alternative that needs nothing is dropped
- * (it is trivially satisfied); (3) redundant operators are removed: order in order, all in all and
- * any in any are flattened, single-operand operators disappear; (4) identical malleable unit-lease
+ * (they guarantee nothing) and an {@code any} with an alternative that needs nothing is dropped (it
+ * is trivially satisfied); (3) redundant operators are removed: order in order, all in all and any
+ * in any are flattened, single-operand operators disappear; (4) identical malleable unit-lease
  * atoms under one {@code all} are unified ({@link CompilerOptions#unifyCompatibleAtoms()}); (5)
  * optionally, non-rigid gang atoms are rewritten into {@code all(order(...)*)} of rigid atoms
  * ({@link CompilerOptions#rewriteNonRigidGangs()}). The compiler does not expand {@code any} into
@@ -110,32 +110,44 @@ public final class RdlCompiler {
   }
 
   /**
-   * Validity issues go to {@link #errors}; time-infeasibility issues to {@code time}, because inside
-   * an {@code any} they only matter if every alternative has one. Returns true when this subtree
-   * produced no time issue.
+   * Validity issues go to {@link #errors}; time-infeasibility issues to {@code time}, because
+   * inside an {@code any} they only matter if every alternative has one. Returns true when this
+   * subtree produced no time issue.
    */
-  private boolean check(RdlExpression e, String path, long s, long f, boolean timeOk, List<RdlIssue> time) {
+  private boolean check(
+      RdlExpression e, String path, long s, long f, boolean timeOk, List<RdlIssue> time) {
     if (e instanceof Atom a) {
       return checkAtom(a, path, s, f, timeOk, time);
     }
     if (e instanceof Window w) {
       boolean ok = timeOk;
       if (w.start() >= w.end()) {
-        errors.add(new RdlIssue(path, RdlIssue.Code.EMPTY_WINDOW,
-            "window " + window(w.start(), w.end()) + " is empty (start must be before end)"));
+        errors.add(
+            new RdlIssue(
+                path,
+                RdlIssue.Code.EMPTY_WINDOW,
+                "window " + window(w.start(), w.end()) + " is empty (start must be before end)"));
         ok = false;
       } else if (timeOk && (Math.max(s, w.start()) >= Math.min(f, w.end()))) {
-        String why = w.end() <= options.notBefore() && s == options.notBefore()
-            ? "ends at or before the submission time " + options.notBefore()
-            : "does not overlap the enclosing window " + window(s, f);
-        time.add(new RdlIssue(path, RdlIssue.Code.DISJOINT_WINDOW, "window " + window(w.start(), w.end()) + " " + why));
+        String why =
+            w.end() <= options.notBefore() && s == options.notBefore()
+                ? "ends at or before the submission time " + options.notBefore()
+                : "does not overlap the enclosing window " + window(s, f);
+        time.add(
+            new RdlIssue(
+                path,
+                RdlIssue.Code.DISJOINT_WINDOW,
+                "window " + window(w.start(), w.end()) + " " + why));
         ok = false;
       }
       long ns = ok ? Math.max(s, w.start()) : s;
       long nf = ok ? Math.min(f, w.end()) : f;
       return check(w.body(), childPath(path, -1, w.body()), ns, nf, ok, time) && ok;
     }
-    List<RdlExpression> kids = e instanceof Order o ? o.children() : e instanceof All a ? a.children() : ((Any) e).children();
+    List<RdlExpression> kids =
+        e instanceof Order o
+            ? o.children()
+            : e instanceof All a ? a.children() : ((Any) e).children();
     if (e instanceof Any) {
       List<List<RdlIssue>> perChild = new ArrayList<>();
       for (int i = 0; i < kids.size(); i++) {
@@ -146,8 +158,16 @@ public final class RdlCompiler {
       if (perChild.stream().anyMatch(List::isEmpty)) {
         for (int i = 0; i < kids.size(); i++) {
           for (RdlIssue x : perChild.get(i)) {
-            warnings.add(new RdlIssue(x.path(), RdlIssue.Code.INFEASIBLE_ALTERNATIVE,
-                "alternative " + i + " of " + path + " can never be satisfied: " + x.message()));
+            warnings.add(
+                new RdlIssue(
+                    x.path(),
+                    RdlIssue.Code.INFEASIBLE_ALTERNATIVE,
+                    "alternative "
+                        + i
+                        + " of "
+                        + path
+                        + " can never be satisfied: "
+                        + x.message()));
           }
         }
         return true;
@@ -166,49 +186,110 @@ public final class RdlCompiler {
         for (RdlExpression c : kids) {
           parts.append(parts.length() == 0 ? "" : " + ").append(minLength(c));
         }
-        time.add(new RdlIssue(path, RdlIssue.Code.ORDER_LONGER_THAN_WINDOW,
-            "its " + kids.size() + " operands need at least " + need + " steps in sequence (" + parts
-                + ") but the window " + window(s, f) + " has " + (f - s)));
+        time.add(
+            new RdlIssue(
+                path,
+                RdlIssue.Code.ORDER_LONGER_THAN_WINDOW,
+                "its "
+                    + kids.size()
+                    + " operands need at least "
+                    + need
+                    + " steps in sequence ("
+                    + parts
+                    + ") but the window "
+                    + window(s, f)
+                    + " has "
+                    + (f - s)));
         return false;
       }
     }
     return kidsOk;
   }
 
-  private boolean checkAtom(Atom a, String path, long s, long f, boolean timeOk, List<RdlIssue> time) {
+  private boolean checkAtom(
+      Atom a, String path, long s, long f, boolean timeOk, List<RdlIssue> time) {
     int before = errors.size();
     if (a.b().isZero()) {
-      errors.add(new RdlIssue(path, RdlIssue.Code.ZERO_BUNDLE, "the bundle b is zero: there is nothing to allocate"));
+      errors.add(
+          new RdlIssue(
+              path,
+              RdlIssue.Code.ZERO_BUNDLE,
+              "the bundle b is zero: there is nothing to allocate"));
     }
     if (a.g() > a.h()) {
-      errors.add(new RdlIssue(path, RdlIssue.Code.MIN_ABOVE_MAX,
-          "g = " + a.g() + " > h = " + a.h() + ": at least g bundles must run together but at most h may"));
+      errors.add(
+          new RdlIssue(
+              path,
+              RdlIssue.Code.MIN_ABOVE_MAX,
+              "g = "
+                  + a.g()
+                  + " > h = "
+                  + a.h()
+                  + ": at least g bundles must run together but at most h may"));
     } else if (a.h() % a.g() != 0) {
-      errors.add(new RdlIssue(path, RdlIssue.Code.MAX_NOT_MULTIPLE_OF_MIN,
-          "h = " + a.h() + " is not a multiple of g = " + a.g() + ": gang allocations come in multiples of g"));
+      errors.add(
+          new RdlIssue(
+              path,
+              RdlIssue.Code.MAX_NOT_MULTIPLE_OF_MIN,
+              "h = "
+                  + a.h()
+                  + " is not a multiple of g = "
+                  + a.g()
+                  + ": gang allocations come in multiples of g"));
     }
     if (a.w() % a.g() != 0) {
-      errors.add(new RdlIssue(path, RdlIssue.Code.WORK_NOT_MULTIPLE_OF_MIN,
-          "w = " + a.w() + " is not a multiple of g = " + a.g() + ": every step holds a multiple of g bundles"));
+      errors.add(
+          new RdlIssue(
+              path,
+              RdlIssue.Code.WORK_NOT_MULTIPLE_OF_MIN,
+              "w = "
+                  + a.w()
+                  + " is not a multiple of g = "
+                  + a.g()
+                  + ": every step holds a multiple of g bundles"));
     } else if (a.w() > 0 && a.w() < a.g() * a.l()) {
-      errors.add(new RdlIssue(path, RdlIssue.Code.WORK_BELOW_ONE_LEASE,
-          "l*g = " + a.l() + "*" + a.g() + " = " + a.l() * a.g() + " > w = " + a.w()
-              + ": the smallest allocation (g bundles for l steps) exceeds the work"));
+      errors.add(
+          new RdlIssue(
+              path,
+              RdlIssue.Code.WORK_BELOW_ONE_LEASE,
+              "l*g = "
+                  + a.l()
+                  + "*"
+                  + a.g()
+                  + " = "
+                  + a.l() * a.g()
+                  + " > w = "
+                  + a.w()
+                  + ": the smallest allocation (g bundles for l steps) exceeds the work"));
     }
     if (a.w() == 0) {
       return true;
     }
     if (timeOk && f == UNBOUNDED) {
-      errors.add(new RdlIssue(path, RdlIssue.Code.UNBOUNDED,
-          "the atom is not inside any window, so it has no deadline; wrap it (or the whole expression) in window(e, s, f)"));
+      errors.add(
+          new RdlIssue(
+              path,
+              RdlIssue.Code.UNBOUNDED,
+              "the atom is not inside any window, so it has no deadline; wrap it (or the whole expression) in window(e, s, f)"));
       return false;
     }
     if (timeOk && errors.size() == before) {
       long need = minLength(a);
       if (need > f - s) {
-        time.add(new RdlIssue(path, RdlIssue.Code.ATOM_LONGER_THAN_WINDOW,
-            "needs at least " + need + " steps (max(l = " + a.l() + ", ceil(w/h) = " + CompiledAtom.ceilDiv(a.w(), a.h())
-                + ")) but its window " + window(s, f) + " has " + (f - s)));
+        time.add(
+            new RdlIssue(
+                path,
+                RdlIssue.Code.ATOM_LONGER_THAN_WINDOW,
+                "needs at least "
+                    + need
+                    + " steps (max(l = "
+                    + a.l()
+                    + ", ceil(w/h) = "
+                    + CompiledAtom.ceilDiv(a.w(), a.h())
+                    + ")) but its window "
+                    + window(s, f)
+                    + " has "
+                    + (f - s)));
         return false;
       }
     }
@@ -217,7 +298,10 @@ public final class RdlCompiler {
 
   // ---------------------------------------------------------------- lowering (push windows down)
 
-  /** A lowered subtree: its normal form (empty if it needs nothing), or impossible (an empty window). */
+  /**
+   * A lowered subtree: its normal form (empty if it needs nothing), or impossible (an empty
+   * window).
+   */
   private record Lowered(Optional<CompiledNode> node, boolean impossible) {
     static final Lowered NOTHING = new Lowered(Optional.empty(), false);
     static final Lowered IMPOSSIBLE = new Lowered(Optional.empty(), true);
@@ -234,19 +318,27 @@ public final class RdlCompiler {
   private Lowered lowered(RdlExpression e, String path, long s, long f) {
     if (e instanceof Atom a) {
       if (a.w() == 0) {
-        warnings.add(new RdlIssue(path, RdlIssue.Code.ZERO_WORK_DROPPED, "w = 0 guarantees nothing; dropped"));
+        warnings.add(
+            new RdlIssue(
+                path, RdlIssue.Code.ZERO_WORK_DROPPED, "w = 0 guarantees nothing; dropped"));
         return Lowered.NOTHING;
       }
       if (s >= f) {
         return Lowered.IMPOSSIBLE;
       }
-      return new Lowered(Optional.of(new CompiledAtom(path, List.of(path), a.b(), a.g(), a.h(), a.l(), a.w(), s, f)),
+      return new Lowered(
+          Optional.of(
+              new CompiledAtom(path, List.of(path), a.b(), a.g(), a.h(), a.l(), a.w(), s, f)),
           false);
     }
     if (e instanceof Window w) {
-      return lowered(w.body(), childPath(path, -1, w.body()), Math.max(s, w.start()), Math.min(f, w.end()));
+      return lowered(
+          w.body(), childPath(path, -1, w.body()), Math.max(s, w.start()), Math.min(f, w.end()));
     }
-    List<RdlExpression> kids = e instanceof Order o ? o.children() : e instanceof All a ? a.children() : ((Any) e).children();
+    List<RdlExpression> kids =
+        e instanceof Order o
+            ? o.children()
+            : e instanceof All a ? a.children() : ((Any) e).children();
     Op op = e instanceof Order ? Op.ORDER : e instanceof All ? Op.ALL : Op.ANY;
     List<CompiledNode> lowered = new ArrayList<>();
     for (int i = 0; i < kids.size(); i++) {
@@ -258,8 +350,11 @@ public final class RdlCompiler {
         return Lowered.IMPOSSIBLE;
       }
       if (c.node().isEmpty() && op == Op.ANY) {
-        warnings.add(new RdlIssue(path, RdlIssue.Code.TRIVIAL_ANY_DROPPED,
-            "alternative " + i + " needs nothing, so the any is trivially satisfied; dropped"));
+        warnings.add(
+            new RdlIssue(
+                path,
+                RdlIssue.Code.TRIVIAL_ANY_DROPPED,
+                "alternative " + i + " needs nothing, so the any is trivially satisfied; dropped"));
         return Lowered.NOTHING;
       }
       c.node().ifPresent(lowered::add);
@@ -316,8 +411,17 @@ public final class RdlCompiler {
       List<String> sources = new ArrayList<>();
       g.forEach(a -> sources.addAll(a.sources()));
       long k = g.size();
-      out.add(new CompiledAtom(first.path(), sources, first.bundle(), 1, k * first.h(), 1, k * first.w(),
-          first.start(), first.end()));
+      out.add(
+          new CompiledAtom(
+              first.path(),
+              sources,
+              first.bundle(),
+              1,
+              k * first.h(),
+              1,
+              k * first.w(),
+              first.start(),
+              first.end()));
     }
     return node(Op.ALL, op.path(), out).orElseThrow();
   }
@@ -334,9 +438,14 @@ public final class RdlCompiler {
       long pieces = units / a.l();
       long rem = units % a.l();
       if (pieces > options.maxRigidPieces()) {
-        errors.add(new RdlIssue(a.path(), RdlIssue.Code.REWRITE_TOO_LARGE,
-            "rewriting this non-rigid gang would create " + pieces + " rigid atoms (w/(g*l)), above the limit of "
-                + options.maxRigidPieces()));
+        errors.add(
+            new RdlIssue(
+                a.path(),
+                RdlIssue.Code.REWRITE_TOO_LARGE,
+                "rewriting this non-rigid gang would create "
+                    + pieces
+                    + " rigid atoms (w/(g*l)), above the limit of "
+                    + options.maxRigidPieces()));
         return a;
       }
       int usedLanes = (int) Math.min(lanes, pieces);
@@ -348,8 +457,19 @@ public final class RdlCompiler {
         long len = a.l() + (i == pieces - 1 ? rem : 0);
         int lane = (int) (i % usedLanes);
         String p = a.path() + "~lane" + lane + ".piece" + laneAtoms.get(lane).size();
-        laneAtoms.get(lane).add(new CompiledAtom(p, List.of(a.path()), a.bundle(), a.g(), a.g(), len, a.g() * len,
-            a.start(), a.end()));
+        laneAtoms
+            .get(lane)
+            .add(
+                new CompiledAtom(
+                    p,
+                    List.of(a.path()),
+                    a.bundle(),
+                    a.g(),
+                    a.g(),
+                    len,
+                    a.g() * len,
+                    a.start(),
+                    a.end()));
       }
       List<CompiledNode> laneNodes = new ArrayList<>();
       for (int j = 0; j < usedLanes; j++) {
@@ -367,59 +487,77 @@ public final class RdlCompiler {
 
   // ---------------------------------------------------------------- earliest-finish propagation
 
-  /** Earliest step by which {@code n} can be complete if it may start at {@code notBefore}; MAX if never. */
+  /**
+   * Earliest step by which {@code n} can be complete if it may start at {@code notBefore}; MAX if
+   * never.
+   */
   static long earliestFinish(CompiledNode n, long notBefore, List<RdlIssue> issues) {
     if (n instanceof CompiledAtom a) {
       long start = Math.max(notBefore, a.start());
       long finish = start + a.minLength();
       if (finish > a.end()) {
-        String when = start > a.start()
-            ? "it cannot start before " + start + " (its predecessors in an order end no earlier)"
-            : "it cannot start before " + start;
-        issues.add(new RdlIssue(a.path(), RdlIssue.Code.DEADLINE_UNREACHABLE,
-            "cannot finish by its deadline " + a.end() + ": " + when + " and needs at least " + a.minLength() + " steps"));
+        String when =
+            start > a.start()
+                ? "it cannot start before "
+                    + start
+                    + " (its predecessors in an order end no earlier)"
+                : "it cannot start before " + start;
+        issues.add(
+            new RdlIssue(
+                a.path(),
+                RdlIssue.Code.DEADLINE_UNREACHABLE,
+                "cannot finish by its deadline "
+                    + a.end()
+                    + ": "
+                    + when
+                    + " and needs at least "
+                    + a.minLength()
+                    + " steps"));
         return Long.MAX_VALUE;
       }
       return finish;
     }
     CompiledOp op = (CompiledOp) n;
     switch (op.op()) {
-      case ORDER: {
-        long t = notBefore;
-        for (CompiledNode c : op.children()) {
-          t = earliestFinish(c, t, issues);
-          if (t == Long.MAX_VALUE) {
-            return t;
+      case ORDER:
+        {
+          long t = notBefore;
+          for (CompiledNode c : op.children()) {
+            t = earliestFinish(c, t, issues);
+            if (t == Long.MAX_VALUE) {
+              return t;
+            }
           }
+          return t;
         }
-        return t;
-      }
-      case ALL: {
-        long t = notBefore;
-        for (CompiledNode c : op.children()) {
-          long f = earliestFinish(c, notBefore, issues);
-          if (f == Long.MAX_VALUE) {
-            return f;
+      case ALL:
+        {
+          long t = notBefore;
+          for (CompiledNode c : op.children()) {
+            long f = earliestFinish(c, notBefore, issues);
+            if (f == Long.MAX_VALUE) {
+              return f;
+            }
+            t = Math.max(t, f);
           }
-          t = Math.max(t, f);
+          return t;
         }
-        return t;
-      }
-      default: {
-        List<RdlIssue> alternatives = new ArrayList<>();
-        long best = Long.MAX_VALUE;
-        for (CompiledNode c : op.children()) {
-          best = Math.min(best, earliestFinish(c, notBefore, alternatives));
-        }
-        if (best == Long.MAX_VALUE) {
-          StringBuilder sb = new StringBuilder("no alternative can meet its deadline:");
-          for (RdlIssue i : alternatives) {
-            sb.append(" [").append(i).append(']');
+      default:
+        {
+          List<RdlIssue> alternatives = new ArrayList<>();
+          long best = Long.MAX_VALUE;
+          for (CompiledNode c : op.children()) {
+            best = Math.min(best, earliestFinish(c, notBefore, alternatives));
           }
-          issues.add(new RdlIssue(op.path(), RdlIssue.Code.DEADLINE_UNREACHABLE, sb.toString()));
+          if (best == Long.MAX_VALUE) {
+            StringBuilder sb = new StringBuilder("no alternative can meet its deadline:");
+            for (RdlIssue i : alternatives) {
+              sb.append(" [").append(i).append(']');
+            }
+            issues.add(new RdlIssue(op.path(), RdlIssue.Code.DEADLINE_UNREACHABLE, sb.toString()));
+          }
+          return best;
         }
-        return best;
-      }
     }
   }
 }

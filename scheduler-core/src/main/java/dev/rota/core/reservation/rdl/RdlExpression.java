@@ -8,9 +8,9 @@ package dev.rota.core.reservation.rdl;
  * </pre>
  *
  * Values are immutable records that check only their own domain on construction (positive counts,
- * non-empty operand lists). Cross-parameter rules (g &lt;= h, h a multiple of g, l*g &lt;= w, non-empty
- * windows, ...) are the {@link RdlCompiler}'s job, so that it can name the offending sub-expression.
- * Build values with {@link Rdl}, parse them with {@link RdlParser}, print them with
+ * non-empty operand lists). Cross-parameter rules (g &lt;= h, h a multiple of g, l*g &lt;= w,
+ * non-empty windows, ...) are the {@link RdlCompiler}'s job, so that it can name the offending
+ * sub-expression. Build values with {@link Rdl}, parse them with {@link RdlParser}, print them with
  * {@link RdlPrinter}.
  */
 public sealed interface RdlExpression permits Atom, Window, Order, All, Any {

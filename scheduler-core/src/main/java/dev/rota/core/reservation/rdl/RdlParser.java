@@ -25,13 +25,15 @@ import java.util.Set;
  * amount   ::= INT [unit]                             -- units on memory only: m, mb, mib, g, gb, gib
  * </pre>
  *
- * Integers are non-negative and may contain underscores ({@code 86_400}). Comments run from
- * {@code #} or {@code //} to the end of the line. Errors are {@link RdlSyntaxException}s naming the
- * line, column, what was expected and what was found.
+ * Integers are non-negative and may contain underscores ({@code 86_400}). Comments run from {@code
+ * #} or {@code //} to the end of the line. Errors are {@link RdlSyntaxException}s naming the line,
+ * column, what was expected and what was found.
  */
 public final class RdlParser {
-  private static final Set<String> KEYWORDS = Set.of("atom", "window", "order", "all", "any", "let");
-  private static final String EXPR = "an expression (atom, window, order, all, any or a let-bound name)";
+  private static final Set<String> KEYWORDS =
+      Set.of("atom", "window", "order", "all", "any", "let");
+  private static final String EXPR =
+      "an expression (atom, window, order, all, any or a let-bound name)";
 
   private final Lexer lexer;
   private Token tok;
@@ -57,7 +59,10 @@ public final class RdlParser {
         throw error("a name to bind (not a keyword)");
       }
       if (bindings.containsKey(name.text)) {
-        throw new RdlSyntaxException(name.line, name.column, "a new name ('" + name.text + "' is already bound)",
+        throw new RdlSyntaxException(
+            name.line,
+            name.column,
+            "a new name ('" + name.text + "' is already bound)",
             describe(name));
       }
       advance();
@@ -87,38 +92,47 @@ public final class RdlParser {
         Atom a = atomArgs(head);
         expect(Kind.RPAREN, "')' closing atom(b, g, h, l, w)");
         return a;
-      case "window": {
-        advance();
-        expect(Kind.LPAREN, "'(' after window");
-        RdlExpression body = expr();
-        expect(Kind.COMMA, "',' then the window start");
-        long s = integer("the window start (an integer step)");
-        expect(Kind.COMMA, "',' then the window end");
-        long f = integer("the window end (an integer step)");
-        expect(Kind.RPAREN, "')' closing window(e, s, f)");
-        return new Window(body, s, f);
-      }
+      case "window":
+        {
+          advance();
+          expect(Kind.LPAREN, "'(' after window");
+          RdlExpression body = expr();
+          expect(Kind.COMMA, "',' then the window start");
+          long s = integer("the window start (an integer step)");
+          expect(Kind.COMMA, "',' then the window end");
+          long f = integer("the window end (an integer step)");
+          expect(Kind.RPAREN, "')' closing window(e, s, f)");
+          return new Window(body, s, f);
+        }
       case "order":
       case "all":
-      case "any": {
-        advance();
-        expect(Kind.LPAREN, "'(' after " + head.text);
-        List<RdlExpression> kids = new ArrayList<>();
-        kids.add(expr());
-        while (tok.kind == Kind.COMMA) {
+      case "any":
+        {
           advance();
+          expect(Kind.LPAREN, "'(' after " + head.text);
+          List<RdlExpression> kids = new ArrayList<>();
           kids.add(expr());
+          while (tok.kind == Kind.COMMA) {
+            advance();
+            kids.add(expr());
+          }
+          expect(Kind.RPAREN, "',' or ')' in " + head.text + "(...)");
+          return head.text.equals("order")
+              ? new Order(kids)
+              : head.text.equals("all") ? new All(kids) : new Any(kids);
         }
-        expect(Kind.RPAREN, "',' or ')' in " + head.text + "(...)");
-        return head.text.equals("order") ? new Order(kids) : head.text.equals("all") ? new All(kids) : new Any(kids);
-      }
       case "let":
         throw error("an expression (let bindings come before the expression)");
       default:
         RdlExpression bound = bindings.get(head.text);
         if (bound == null) {
-          throw new RdlSyntaxException(head.line, head.column,
-              EXPR + (bindings.isEmpty() ? "" : "; bound names: " + String.join(", ", bindings.keySet())),
+          throw new RdlSyntaxException(
+              head.line,
+              head.column,
+              EXPR
+                  + (bindings.isEmpty()
+                      ? ""
+                      : "; bound names: " + String.join(", ", bindings.keySet())),
               "unknown name '" + head.text + "'");
         }
         advance();
@@ -150,7 +164,8 @@ public final class RdlParser {
         throw error("one of the atom parameters b, g, h, l, w");
       }
       if (args.containsKey(key.text)) {
-        throw new RdlSyntaxException(key.line, key.column, "each atom parameter once", "a second '" + key.text + "='");
+        throw new RdlSyntaxException(
+            key.line, key.column, "each atom parameter once", "a second '" + key.text + "='");
       }
       advance();
       expect(Kind.EQUALS, "'=' after " + key.text);
@@ -169,7 +184,11 @@ public final class RdlParser {
         throw error("',' then " + k + "= (atom needs b, g, h, l and w)");
       }
     }
-    return new Atom((Resource) args.get("b"), (Long) args.get("g"), (Long) args.get("h"), (Long) args.get("l"),
+    return new Atom(
+        (Resource) args.get("b"),
+        (Long) args.get("g"),
+        (Long) args.get("h"),
+        (Long) args.get("l"),
         (Long) args.get("w"));
   }
 
@@ -188,7 +207,8 @@ public final class RdlParser {
         dim = nextPositional;
       }
       if (dims.containsKey(dim)) {
-        throw new RdlSyntaxException(at.line, at.column, "each bundle dimension once", "dimension " + dim + " again");
+        throw new RdlSyntaxException(
+            at.line, at.column, "each bundle dimension once", "dimension " + dim + " again");
       }
       dims.put(dim, amount(dim));
       nextPositional = dim + 1;
@@ -218,8 +238,11 @@ public final class RdlParser {
             return d;
           }
         }
-        throw new RdlSyntaxException(t.line, t.column,
-            "a bundle dimension (memory, vcores, or r2, r3, ... for extra dimensions)", describe(t));
+        throw new RdlSyntaxException(
+            t.line,
+            t.column,
+            "a bundle dimension (memory, vcores, or r2, r3, ... for extra dimensions)",
+            describe(t));
     }
   }
 
@@ -230,15 +253,20 @@ public final class RdlParser {
     Token t = tok;
     long v = t.value;
     if (!t.unit.isEmpty()) {
-      long mult = switch (t.unit.toLowerCase(java.util.Locale.ROOT)) {
-        case "m", "mb", "mib" -> 1;
-        case "g", "gb", "gib" -> 1024;
-        case "t", "tb", "tib" -> 1024 * 1024;
-        default -> -1;
-      };
+      long mult =
+          switch (t.unit.toLowerCase(java.util.Locale.ROOT)) {
+            case "m", "mb", "mib" -> 1;
+            case "g", "gb", "gib" -> 1024;
+            case "t", "tb", "tib" -> 1024 * 1024;
+            default -> -1;
+          };
       if (dim != 0 || mult < 0) {
-        throw new RdlSyntaxException(t.line, t.column,
-            dim == 0 ? "a memory unit (m, mb, g, gb, t, tb)" : "a plain integer (units only apply to memory)",
+        throw new RdlSyntaxException(
+            t.line,
+            t.column,
+            dim == 0
+                ? "a memory unit (m, mb, g, gb, t, tb)"
+                : "a plain integer (units only apply to memory)",
             "'" + t.text + "'");
       }
       v = Math.multiplyExact(v, mult);
@@ -289,7 +317,19 @@ public final class RdlParser {
     };
   }
 
-  private enum Kind { NAME, NUMBER, LPAREN, RPAREN, LT, GT, COMMA, COLON, EQUALS, SEMICOLON, EOF }
+  private enum Kind {
+    NAME,
+    NUMBER,
+    LPAREN,
+    RPAREN,
+    LT,
+    GT,
+    COMMA,
+    COLON,
+    EQUALS,
+    SEMICOLON,
+    EOF
+  }
 
   private record Token(Kind kind, String text, long value, String unit, int line, int column) {}
 
@@ -320,17 +360,18 @@ public final class RdlParser {
         return new Token(Kind.EOF, "", 0, "", l, c);
       }
       char ch = s.charAt(pos);
-      Kind single = switch (ch) {
-        case '(' -> Kind.LPAREN;
-        case ')' -> Kind.RPAREN;
-        case '<' -> Kind.LT;
-        case '>' -> Kind.GT;
-        case ',' -> Kind.COMMA;
-        case ':' -> Kind.COLON;
-        case '=' -> Kind.EQUALS;
-        case ';' -> Kind.SEMICOLON;
-        default -> null;
-      };
+      Kind single =
+          switch (ch) {
+            case '(' -> Kind.LPAREN;
+            case ')' -> Kind.RPAREN;
+            case '<' -> Kind.LT;
+            case '>' -> Kind.GT;
+            case ',' -> Kind.COMMA;
+            case ':' -> Kind.COLON;
+            case '=' -> Kind.EQUALS;
+            case ';' -> Kind.SEMICOLON;
+            default -> null;
+          };
       if (single != null) {
         step();
         return new Token(single, String.valueOf(ch), 0, "", l, c);
@@ -359,8 +400,10 @@ public final class RdlParser {
       }
       if (Character.isLetter(ch) || ch == '_') {
         int start = pos;
-        while (pos < s.length() && (Character.isLetterOrDigit(s.charAt(pos)) || s.charAt(pos) == '_'
-            || s.charAt(pos) == '-')) {
+        while (pos < s.length()
+            && (Character.isLetterOrDigit(s.charAt(pos))
+                || s.charAt(pos) == '_'
+                || s.charAt(pos) == '-')) {
           step();
         }
         return new Token(Kind.NAME, s.substring(start, pos), 0, "", l, c);

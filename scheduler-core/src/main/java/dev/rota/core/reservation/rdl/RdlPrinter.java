@@ -3,8 +3,8 @@ package dev.rota.core.reservation.rdl;
 import dev.rota.core.model.Resource;
 
 /**
- * Prints RDL in the text syntax {@link RdlParser} reads: {@link #compact} on one line,
- * {@link #pretty} indented two spaces per level. {@code parse(print(e)).equals(e)} holds for every
+ * Prints RDL in the text syntax {@link RdlParser} reads: {@link #compact} on one line, {@link
+ * #pretty} indented two spaces per level. {@code parse(print(e)).equals(e)} holds for every
  * expression.
  */
 public final class RdlPrinter {
@@ -24,7 +24,8 @@ public final class RdlPrinter {
 
   /** A bundle as {@code <memory:1024, vcores:1>} (extra dimensions as {@code r2:5}). */
   public static String bundle(Resource b) {
-    StringBuilder sb = new StringBuilder("<memory:").append(b.memoryMb()).append(", vcores:").append(b.vcores());
+    StringBuilder sb =
+        new StringBuilder("<memory:").append(b.memoryMb()).append(", vcores:").append(b.vcores());
     for (int i = 2; i < b.dimensions(); i++) {
       if (b.get(i) != 0) {
         sb.append(", r").append(i).append(':').append(b.get(i));
@@ -35,8 +36,17 @@ public final class RdlPrinter {
 
   private static void print(RdlExpression e, StringBuilder sb, int indent) {
     if (e instanceof Atom a) {
-      sb.append("atom(").append(bundle(a.bundle())).append(", ").append(a.g()).append(", ").append(a.h())
-          .append(", ").append(a.l()).append(", ").append(a.w()).append(')');
+      sb.append("atom(")
+          .append(bundle(a.bundle()))
+          .append(", ")
+          .append(a.g())
+          .append(", ")
+          .append(a.h())
+          .append(", ")
+          .append(a.l())
+          .append(", ")
+          .append(a.w())
+          .append(')');
       return;
     }
     java.util.List<RdlExpression> kids;

@@ -14,7 +14,8 @@ public record Window(RdlExpression body, long start, long end) implements RdlExp
   public Window {
     Objects.requireNonNull(body, "body");
     if (start < 0 || end < 0) {
-      throw new IllegalArgumentException("window bounds are plan steps >= 0, got [" + start + ", " + end + ")");
+      throw new IllegalArgumentException(
+          "window bounds are plan steps >= 0, got [" + start + ", " + end + ")");
     }
   }
 

@@ -26,7 +26,8 @@ public final class LifoDropReplanner implements Replanner {
 
   public LifoDropReplanner(long enforcementWindow) {
     if (enforcementWindow < 1) {
-      throw new IllegalArgumentException("enforcement window must be at least 1 step, got " + enforcementWindow);
+      throw new IllegalArgumentException(
+          "enforcement window must be at least 1 step, got " + enforcementWindow);
     }
     this.enforcementWindow = enforcementWindow;
   }
@@ -43,8 +44,10 @@ public final class LifoDropReplanner implements Replanner {
     List<PlannedReservation> before = plan.reservations();
     boolean over = false;
     while (true) {
-      List<Segment> pieces = Overcommit.pieces(plan, now).stream()
-          .filter(s -> s.start() < now + enforcementWindow).toList();
+      List<Segment> pieces =
+          Overcommit.pieces(plan, now).stream()
+              .filter(s -> s.start() < now + enforcementWindow)
+              .toList();
       if (pieces.isEmpty()) {
         break;
       }
@@ -59,16 +62,37 @@ public final class LifoDropReplanner implements Replanner {
       var cap = plan.capacity().at(t);
       int d = ResourceMath.firstExceeding(pieces.get(0).value(), cap);
       plan.remove(newest.id());
-      outcomes.add(new ReplanResult.Outcome(newest.id(), newest.user(), ReplanResult.Status.BROKEN,
-          newest.allocation(), Allocation.EMPTY, Optional.of(Rejection.of(Rejection.Code.CONTRACT_BROKEN, name(), "",
-              "deleted as the newest reservation active at step " + t + ", where the plan held "
-                  + pieces.get(0).value().get(d) + " " + ResourceMath.dimensionName(d) + " against a capacity of "
-                  + cap.get(d)))));
+      outcomes.add(
+          new ReplanResult.Outcome(
+              newest.id(),
+              newest.user(),
+              ReplanResult.Status.BROKEN,
+              newest.allocation(),
+              Allocation.EMPTY,
+              Optional.of(
+                  Rejection.of(
+                      Rejection.Code.CONTRACT_BROKEN,
+                      name(),
+                      "",
+                      "deleted as the newest reservation active at step "
+                          + t
+                          + ", where the plan held "
+                          + pieces.get(0).value().get(d)
+                          + " "
+                          + ResourceMath.dimensionName(d)
+                          + " against a capacity of "
+                          + cap.get(d)))));
     }
     for (PlannedReservation r : before) {
       if (plan.reservation(r.id()).isPresent() && !Residual.isOver(r, now)) {
-        outcomes.add(new ReplanResult.Outcome(r.id(), r.user(), ReplanResult.Status.KEPT, r.allocation(),
-            r.allocation(), Optional.empty()));
+        outcomes.add(
+            new ReplanResult.Outcome(
+                r.id(),
+                r.user(),
+                ReplanResult.Status.KEPT,
+                r.allocation(),
+                r.allocation(),
+                Optional.empty()));
       }
     }
     return new ReplanResult(name(), over ? "lifo" : "none", now, over, outcomes);

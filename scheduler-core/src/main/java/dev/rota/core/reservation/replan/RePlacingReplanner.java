@@ -25,22 +25,22 @@ import java.util.Set;
 
 /**
  * The Adapter's replanner (paper §5.1: "reruns planning offline, placing all accepted jobs anew",
- * and may reject reservations after the fact). Unlike Hadoop's {@code SimpleCapacityReplanner}, which
- * deletes the newest reservations until the plan fits, this one first moves reservations.
+ * and may reject reservations after the fact). Unlike Hadoop's {@code SimpleCapacityReplanner},
+ * which deletes the newest reservations until the plan fits, this one first moves reservations.
  *
  * <ol>
  *   <li>Set the new capacity. If nothing at or after {@code now} exceeds it, stop (mode "none").
- *   <li>Cut every reservation at {@code now} ({@link Residual}): blocks that started before now stay
- *       (history and running leases are never moved); the rest becomes a residual contract. A
+ *   <li>Cut every reservation at {@code now} ({@link Residual}): blocks that started before now
+ *       stay (history and running leases are never moved); the rest becomes a residual contract. A
  *       residual whose window has closed is broken. If the running leases alone exceed the new
- *       capacity at some step, the newest reservations holding running leases there are broken until
- *       they fit (nothing else can be done without preemption).
+ *       capacity at some step, the newest reservations holding running leases there are broken
+ *       until they fit (nothing else can be done without preemption).
  *   <li><b>repair</b>: take out the future blocks of the reservations whose future blocks touch an
  *       over-committed step, and re-place their residual contracts one by one, oldest acceptance
  *       first, with the agent (GREE by default) under physical capacity only.
  *   <li>if repair broke any contract, try <b>full</b>: take out the future blocks of every
- *       reservation and re-place all residuals, oldest first. Keep the attempt that breaks less work
- *       (size-weighted: total w of the broken contracts); ties keep the repair (fewer moves).
+ *       reservation and re-place all residuals, oldest first. Keep the attempt that breaks less
+ *       work (size-weighted: total w of the broken contracts); ties keep the repair (fewer moves).
  * </ol>
  *
  * Defaults (ours): agent GREE; order by acceptance (so that the contracts given first are kept
@@ -85,8 +85,16 @@ public final class RePlacingReplanner implements Replanner {
       }
       Residual res = Residual.of(r, now);
       residuals.put(r.id(), res);
-      res.impossible().ifPresent(why -> broken.put(r.id(), Rejection.of(Rejection.Code.CONTRACT_BROKEN, name(), "",
-          "cannot resume after the capacity change at " + now + ": " + why)));
+      res.impossible()
+          .ifPresent(
+              why ->
+                  broken.put(
+                      r.id(),
+                      Rejection.of(
+                          Rejection.Code.CONTRACT_BROKEN,
+                          name(),
+                          "",
+                          "cannot resume after the capacity change at " + now + ": " + why)));
     }
     breakRunningLeasesThatNoLongerFit(plan, now, residuals, broken);
 
@@ -103,8 +111,12 @@ public final class RePlacingReplanner implements Replanner {
     Attempt chosen = repair;
     String mode = "repair";
     if (!repair.broken.isEmpty()) {
-      Attempt full = attempt(base, residuals.keySet().stream().filter(id -> !broken.containsKey(id)).toList(),
-          residuals, now);
+      Attempt full =
+          attempt(
+              base,
+              residuals.keySet().stream().filter(id -> !broken.containsKey(id)).toList(),
+              residuals,
+              now);
       if (full.brokenWork() < repair.brokenWork()) {
         chosen = full;
         mode = "full";
@@ -120,8 +132,14 @@ public final class RePlacingReplanner implements Replanner {
       Rejection why = broken.get(r.id());
       if (why != null) {
         plan.remove(r.id());
-        outcomes.add(new ReplanResult.Outcome(r.id(), r.user(), ReplanResult.Status.BROKEN, r.allocation(),
-            Allocation.EMPTY, Optional.of(why)));
+        outcomes.add(
+            new ReplanResult.Outcome(
+                r.id(),
+                r.user(),
+                ReplanResult.Status.BROKEN,
+                r.allocation(),
+                Allocation.EMPTY,
+                Optional.of(why)));
         continue;
       }
       Allocation after = chosen.plan.reservation(r.id()).orElseThrow().allocation();
@@ -129,20 +147,37 @@ public final class RePlacingReplanner implements Replanner {
         outcomes.add(keep(r));
       } else {
         plan.reallocate(r.id(), after);
-        outcomes.add(new ReplanResult.Outcome(r.id(), r.user(), ReplanResult.Status.MOVED, r.allocation(), after,
-            Optional.empty()));
+        outcomes.add(
+            new ReplanResult.Outcome(
+                r.id(),
+                r.user(),
+                ReplanResult.Status.MOVED,
+                r.allocation(),
+                after,
+                Optional.empty()));
       }
     }
     return new ReplanResult(name(), mode, now, true, outcomes);
   }
 
   private static ReplanResult.Outcome keep(PlannedReservation r) {
-    return new ReplanResult.Outcome(r.id(), r.user(), ReplanResult.Status.KEPT, r.allocation(), r.allocation(),
+    return new ReplanResult.Outcome(
+        r.id(),
+        r.user(),
+        ReplanResult.Status.KEPT,
+        r.allocation(),
+        r.allocation(),
         Optional.empty());
   }
 
-  /** Running leases (started before now) cannot move; if they alone exceed capacity, break newest first. */
-  private void breakRunningLeasesThatNoLongerFit(Plan plan, long now, Map<ReservationId, Residual> residuals,
+  /**
+   * Running leases (started before now) cannot move; if they alone exceed capacity, break newest
+   * first.
+   */
+  private void breakRunningLeasesThatNoLongerFit(
+      Plan plan,
+      long now,
+      Map<ReservationId, Residual> residuals,
       Map<ReservationId, Rejection> broken) {
     Plan pinned = plan.copy(new NoOverCommitPolicy());
     for (PlannedReservation r : plan.reservations()) {
@@ -167,10 +202,21 @@ public final class RePlacingReplanner implements Replanner {
       }
       Resource cap = pinned.capacity().at(t);
       int d = ResourceMath.firstExceeding(first.value(), cap);
-      broken.put(victim.id(), Rejection.of(Rejection.Code.CONTRACT_BROKEN, name(), "",
-          "its running leases cannot move, and at step " + t + " running leases hold " + first.value().get(d) + " "
-              + ResourceMath.dimensionName(d) + " against the new capacity of " + cap.get(d)
-              + "; it is the newest reservation running then"));
+      broken.put(
+          victim.id(),
+          Rejection.of(
+              Rejection.Code.CONTRACT_BROKEN,
+              name(),
+              "",
+              "its running leases cannot move, and at step "
+                  + t
+                  + " running leases hold "
+                  + first.value().get(d)
+                  + " "
+                  + ResourceMath.dimensionName(d)
+                  + " against the new capacity of "
+                  + cap.get(d)
+                  + "; it is the newest reservation running then"));
       pinned.remove(victim.id());
     }
   }
@@ -205,7 +251,10 @@ public final class RePlacingReplanner implements Replanner {
     }
   }
 
-  private Attempt attempt(Plan base, java.util.Collection<ReservationId> victims, Map<ReservationId, Residual> residuals,
+  private Attempt attempt(
+      Plan base,
+      java.util.Collection<ReservationId> victims,
+      Map<ReservationId, Residual> residuals,
       long now) {
     Attempt at = new Attempt(base.copy());
     for (ReservationId id : victims) {
@@ -220,14 +269,22 @@ public final class RePlacingReplanner implements Replanner {
         continue;
       }
       CompiledRdl rest = new CompiledRdl(res.rest(), r.contract().source(), r.contract().options());
-      ReservationAgent.Result placed = agent.placeCompiled(at.plan,
-          new PlacementRequest(ReservationId.of(r.id().value() + "#replan"), r.user(), rest));
+      ReservationAgent.Result placed =
+          agent.placeCompiled(
+              at.plan,
+              new PlacementRequest(ReservationId.of(r.id().value() + "#replan"), r.user(), rest));
       if (placed instanceof ReservationAgent.Placed p) {
         at.plan.reallocate(r.id(), res.kept().merge(p.allocation()));
       } else {
         Rejection cause = ((ReservationAgent.Rejected) placed).rejection();
-        at.broken.put(r.id(), Rejection.withCauses(Rejection.Code.CONTRACT_BROKEN, name(), cause.path(),
-            "its remaining work no longer fits after the capacity change at " + now, List.of(cause)));
+        at.broken.put(
+            r.id(),
+            Rejection.withCauses(
+                Rejection.Code.CONTRACT_BROKEN,
+                name(),
+                cause.path(),
+                "its remaining work no longer fits after the capacity change at " + now,
+                List.of(cause)));
         at.brokenWork += r.contract().work();
         at.plan.remove(r.id());
       }

@@ -9,15 +9,16 @@ import java.util.Optional;
 
 /**
  * What a replanning pass did to every reservation that had work at or after {@code now}. Nothing is
- * dropped silently: every reservation whose contract can no longer be met is listed as
- * {@link Status#BROKEN} with the reason.
+ * dropped silently: every reservation whose contract can no longer be met is listed as {@link
+ * Status#BROKEN} with the reason.
  *
  * @param replanner which replanner ran
  * @param mode how it resolved the over-commit (e.g. "none", "repair", "full", "lifo")
  * @param now the replanning time; allocations before it are history and never move
  * @param overCommitted whether the plan exceeded the new capacity at or after {@code now}
  */
-public record ReplanResult(String replanner, String mode, long now, boolean overCommitted, List<Outcome> outcomes) {
+public record ReplanResult(
+    String replanner, String mode, long now, boolean overCommitted, List<Outcome> outcomes) {
   /** What happened to one reservation. */
   public enum Status {
     /** Allocation unchanged. */
@@ -34,7 +35,12 @@ public record ReplanResult(String replanner, String mode, long now, boolean over
    * @param reason why it was broken (empty otherwise)
    */
   public record Outcome(
-      ReservationId id, String user, Status status, Allocation before, Allocation after, Optional<Rejection> reason) {
+      ReservationId id,
+      String user,
+      Status status,
+      Allocation before,
+      Allocation after,
+      Optional<Rejection> reason) {
     public Outcome {
       Objects.requireNonNull(id, "id");
       Objects.requireNonNull(status, "status");
@@ -42,7 +48,8 @@ public record ReplanResult(String replanner, String mode, long now, boolean over
       Objects.requireNonNull(after, "after");
       Objects.requireNonNull(reason, "reason");
       if ((status == Status.BROKEN) != reason.isPresent()) {
-        throw new IllegalArgumentException("a broken outcome (and only a broken one) carries a reason");
+        throw new IllegalArgumentException(
+            "a broken outcome (and only a broken one) carries a reason");
       }
     }
   }

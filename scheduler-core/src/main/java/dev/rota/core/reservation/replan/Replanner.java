@@ -11,6 +11,9 @@ import dev.rota.core.reservation.plan.StepFunction;
 public interface Replanner {
   String name();
 
-  /** Sets the plan's capacity to {@code newCapacity} and repairs any over-commit at or after {@code now}. */
+  /**
+   * Sets the plan's capacity to {@code newCapacity} and repairs any over-commit at or after {@code
+   * now}.
+   */
   ReplanResult replan(Plan plan, StepFunction newCapacity, long now);
 }

@@ -15,29 +15,36 @@ import java.util.List;
  * stage's longest task in plan steps (paper: "l ... set to the expected task runtime"), h the
  * stage's task count and w = h x l, all inside {@code window(arrival, deadline)}. With an
  * over-reservation factor f > 1 the stage declares h = ceil(f x tasks) (and so w = h x l): the job
- * asks for f times its true work as extra parallelism it will not use (ours; see
- * {@link SlaDefaults#OVER_RESERVATION_VARIANT}).
+ * asks for f times its true work as extra parallelism it will not use (ours; see {@link
+ * SlaDefaults#OVER_RESERVATION_VARIANT}).
  */
 public final class JobReservations {
   private JobReservations() {}
 
   /**
-   * @param job the job (its stages are taken to run one after the other, as SWIM's map and reduce do)
+   * @param job the job (its stages are taken to run one after the other, as SWIM's map and reduce
+   *     do)
    * @param arrivalStep the window's start (plan steps)
    * @param deadlineStep the window's end (plan steps), exclusive
    * @param overReservation f, at least 1
    * @param stepSeconds the plan step
    */
-  public static RdlExpression rdl(JobSpec job, long arrivalStep, long deadlineStep, double overReservation,
+  public static RdlExpression rdl(
+      JobSpec job,
+      long arrivalStep,
+      long deadlineStep,
+      double overReservation,
       double stepSeconds) {
     if (!(overReservation >= 1)) {
-      throw new IllegalArgumentException("over-reservation factor must be >= 1, got " + overReservation);
+      throw new IllegalArgumentException(
+          "over-reservation factor must be >= 1, got " + overReservation);
     }
     List<RdlExpression> atoms = new ArrayList<>();
     for (StageSpec s : job.stages()) {
       atoms.add(atom(s, overReservation, stepSeconds));
     }
-    RdlExpression body = atoms.size() == 1 ? atoms.get(0) : Rdl.order(atoms.toArray(RdlExpression[]::new));
+    RdlExpression body =
+        atoms.size() == 1 ? atoms.get(0) : Rdl.order(atoms.toArray(RdlExpression[]::new));
     return Rdl.window(body, arrivalStep, deadlineStep);
   }
 

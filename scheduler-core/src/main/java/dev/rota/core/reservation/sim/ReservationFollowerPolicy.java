@@ -9,22 +9,22 @@ import dev.rota.core.policy.Placements;
 import dev.rota.core.policy.QueueView;
 import dev.rota.core.policy.SchedulingPolicy;
 import dev.rota.core.reservation.Rejection;
-import dev.rota.core.reservation.system.ReservationDecision;
 import dev.rota.core.reservation.ReservationId;
 import dev.rota.core.reservation.ReservationRequest;
-import dev.rota.core.reservation.system.ReservationSystem;
-import dev.rota.core.reservation.system.AgentCatalog;
 import dev.rota.core.reservation.plan.Plan;
 import dev.rota.core.reservation.plan.PlanView;
 import dev.rota.core.reservation.plan.StepFunction;
 import dev.rota.core.reservation.policy.CapacityOverTimePolicy;
 import dev.rota.core.reservation.rdl.RdlExpression;
 import dev.rota.core.reservation.replan.RePlacingReplanner;
+import dev.rota.core.reservation.system.AgentCatalog;
+import dev.rota.core.reservation.system.ReservationDecision;
+import dev.rota.core.reservation.system.ReservationSystem;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,28 +38,30 @@ import java.util.Set;
  *
  * <p><b>Admission.</b> A job in a tenant's SLA queue ({@link SlaWorkload#slaQueue}) submits, at the
  * first pass that sees it, the RDL of {@link JobReservations} for its window [arrival, deadline) as
- * user {@link SlaDefaults#PRODUCTION_USER}; the plan's sharing policy is capacity-over-time with the
- * production cap (70%) as instantaneous and average cap, so production never holds more than 70% of
- * the cluster at any step. A rejected job runs as a best-effort job of its tenant. When an accepted
- * job finishes, its reservation is deleted, returning its unused future to the plan.
+ * user {@link SlaDefaults#PRODUCTION_USER}; the plan's sharing policy is capacity-over-time with
+ * the production cap (70%) as instantaneous and average cap, so production never holds more than
+ * 70% of the cluster at any step. A rejected job runs as a best-effort job of its tenant. When an
+ * accepted job finishes, its reservation is deleted, returning its unused future to the plan.
  *
  * <p><b>Following the plan</b>, at every pass (step s = the plan step containing now):
+ *
  * <ol>
- *   <li><i>guarantee</i>: each accepted job, earliest deadline first, starts tasks while it runs fewer
- *       than its allocation at s (in bundles);
- *   <li><i>best effort</i>: the tenants' best-effort jobs (and rejected SLA jobs) take what is left,
- *       the tenant with the lowest use per weight first (weight = its best-effort queue's capacity),
- *       FIFO inside a tenant, with no maximum: unused reserved capacity is theirs too. A best-effort
- *       task is started only if, over the steps it is expected to run (its stage's nominal task
- *       duration), it leaves free the capacity that accepted jobs are still due
- *       ({@link #protectedBundles}). This stands in for the preemption Rayon uses to give reservations
- *       their capacity back (the simulator never kills tasks);
- *   <li><i>early</i>: accepted jobs, earliest deadline first, run ahead of their plan on what is still
- *       free and not due to another accepted job ("allocate late, run early", paper Fig. 9).
+ *   <li><i>guarantee</i>: each accepted job, earliest deadline first, starts tasks while it runs
+ *       fewer than its allocation at s (in bundles);
+ *   <li><i>best effort</i>: the tenants' best-effort jobs (and rejected SLA jobs) take what is
+ *       left, the tenant with the lowest use per weight first (weight = its best-effort queue's
+ *       capacity), FIFO inside a tenant, with no maximum: unused reserved capacity is theirs too. A
+ *       best-effort task is started only if, over the steps it is expected to run (its stage's
+ *       nominal task duration), it leaves free the capacity that accepted jobs are still due
+ *       ({@link #protectedBundles}). This stands in for the preemption Rayon uses to give
+ *       reservations their capacity back (the simulator never kills tasks);
+ *   <li><i>early</i>: accepted jobs, earliest deadline first, run ahead of their plan on what is
+ *       still free and not due to another accepted job ("allocate late, run early", paper Fig. 9).
  * </ol>
- * The follower asks for a pass at every change point of an accepted job's allocation
- * ({@link #nextWakeUp}). Capacity is counted in bundles of {@link SlaDefaults#BUNDLE}, as SWIM tasks
- * are. Deterministic; one instance runs one simulation.
+ *
+ * The follower asks for a pass at every change point of an accepted job's allocation ({@link
+ * #nextWakeUp}). Capacity is counted in bundles of {@link SlaDefaults#BUNDLE}, as SWIM tasks are.
+ * Deterministic; one instance runs one simulation.
  */
 public final class ReservationFollowerPolicy implements SchedulingPolicy {
   public static final String NAME = "rayon-follower";
@@ -74,14 +76,20 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
    * @param averageWindowSteps the capacity-over-time averaging window
    * @param tenants number of tenants (queues {@code root.t<i>_sla} / {@code root.t<i>_be})
    */
-  public record Settings(double overReservation, double productionCap, String agent, double stepSeconds,
-      long averageWindowSteps, int tenants) {
+  public record Settings(
+      double overReservation,
+      double productionCap,
+      String agent,
+      double stepSeconds,
+      long averageWindowSteps,
+      int tenants) {
     public Settings {
       if (!(overReservation >= 1)) {
         throw new IllegalArgumentException("over-reservation must be >= 1, got " + overReservation);
       }
       if (!(productionCap > 0 && productionCap <= 1)) {
-        throw new IllegalArgumentException("production cap must be in (0, 1], got " + productionCap);
+        throw new IllegalArgumentException(
+            "production cap must be in (0, 1], got " + productionCap);
       }
       if (!(stepSeconds > 0) || averageWindowSteps < 1 || tenants < 1) {
         throw new IllegalArgumentException("step, window and tenants must be positive");
@@ -91,8 +99,13 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
 
     /** The paper's base case with f = {@code overReservation}. */
     public static Settings defaults(double overReservation) {
-      return new Settings(overReservation, SlaDefaults.PRODUCTION_CAP, SlaDefaults.AGENT, SlaDefaults.STEP_SECONDS,
-          SlaDefaults.AVERAGE_WINDOW_STEPS, SlaDefaults.TENANTS);
+      return new Settings(
+          overReservation,
+          SlaDefaults.PRODUCTION_CAP,
+          SlaDefaults.AGENT,
+          SlaDefaults.STEP_SECONDS,
+          SlaDefaults.AVERAGE_WINDOW_STEPS,
+          SlaDefaults.TENANTS);
     }
   }
 
@@ -104,11 +117,18 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
    * @param arrivalStep window start
    * @param deadlineStep window end
    * @param reservedBundleSteps the accepted allocation's work (0 when rejected)
-   * @param allocation the accepted allocation's total over time ({@code StepFunction.ZERO} when rejected)
+   * @param allocation the accepted allocation's total over time ({@code StepFunction.ZERO} when
+   *     rejected)
    * @param rejection the rejection code when rejected, else null
    */
-  public record Admission(String jobId, boolean accepted, long arrivalStep, long deadlineStep,
-      long reservedBundleSteps, StepFunction allocation, Rejection.Code rejection) {}
+  public record Admission(
+      String jobId,
+      boolean accepted,
+      long arrivalStep,
+      long deadlineStep,
+      long reservedBundleSteps,
+      StepFunction allocation,
+      Rejection.Code rejection) {}
 
   private final Settings settings;
   private final Resource bundle = SlaDefaults.BUNDLE;
@@ -186,8 +206,8 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
   }
 
   /**
-   * Per finished accepted job, the seconds it spent below its allocation while it had tasks ready to
-   * start (the paper's Fig. 17 measure of how consistently the follower delivers the plan).
+   * Per finished accepted job, the seconds it spent below its allocation while it had tasks ready
+   * to start (the paper's Fig. 17 measure of how consistently the follower delivers the plan).
    */
   public Map<String, Double> secondsBelowReservation() {
     return Collections.unmodifiableMap(underSeconds);
@@ -264,9 +284,15 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
 
   private void init(ClusterView view) {
     Resource total = view.totalCapacity();
-    plan = new Plan("production", StepFunction.constant(total),
-        new CapacityOverTimePolicy(settings.productionCap(), settings.productionCap(), settings.averageWindowSteps()));
-    system = new ReservationSystem(plan, AgentCatalog.create(settings.agent()), new RePlacingReplanner(), Set.of());
+    plan =
+        new Plan(
+            "production",
+            StepFunction.constant(total),
+            new CapacityOverTimePolicy(
+                settings.productionCap(), settings.productionCap(), settings.averageWindowSteps()));
+    system =
+        new ReservationSystem(
+            plan, AgentCatalog.create(settings.agent()), new RePlacingReplanner(), Set.of());
     capBundles = (long) Math.floor(settings.productionCap() * total.multiplesOf(bundle));
     int t = settings.tenants();
     slaQueue = new int[t];
@@ -286,8 +312,15 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
     }
     for (int k = 0; k < t; k++) {
       if (slaQueue[k] < 0 || beQueue[k] < 0) {
-        throw new IllegalArgumentException("the follower needs leaf queues " + SlaWorkload.slaQueue(k) + " and "
-            + SlaWorkload.beQueue(k) + " for tenant " + k + "; the cluster has " + qs.stream().map(q -> q.spec().path()).toList());
+        throw new IllegalArgumentException(
+            "the follower needs leaf queues "
+                + SlaWorkload.slaQueue(k)
+                + " and "
+                + SlaWorkload.beQueue(k)
+                + " for tenant "
+                + k
+                + "; the cluster has "
+                + qs.stream().map(q -> q.spec().path()).toList());
       }
     }
   }
@@ -306,19 +339,33 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
 
   private void admit(JobView j, int tenant, double now) {
     JobSpec spec = j.spec();
-    double deadline = SlaWorkload.deadline(spec).orElseThrow(() -> new IllegalArgumentException(
-        "SLA job " + spec.id() + " has no " + SlaWorkload.TAG_DEADLINE + " tag"));
+    double deadline =
+        SlaWorkload.deadline(spec)
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "SLA job " + spec.id() + " has no " + SlaWorkload.TAG_DEADLINE + " tag"));
     double stepS = settings.stepSeconds();
     long arrival = SlaWorkload.arrivalStep(now, stepS);
     long deadlineStep = (long) Math.floor(deadline / stepS + 1e-9);
     if (deadlineStep <= arrival) {
-      admissions.put(spec.id(), new Admission(spec.id(), false, arrival, deadlineStep, 0, StepFunction.ZERO,
-          Rejection.Code.INFEASIBLE_RDL));
+      admissions.put(
+          spec.id(),
+          new Admission(
+              spec.id(),
+              false,
+              arrival,
+              deadlineStep,
+              0,
+              StepFunction.ZERO,
+              Rejection.Code.INFEASIBLE_RDL));
       rejected.get(tenant).add(j);
       return;
     }
-    RdlExpression rdl = JobReservations.rdl(spec, arrival, deadlineStep, settings.overReservation(), stepS);
-    ReservationRequest req = new ReservationRequest(ReservationId.of(spec.id()), SlaDefaults.PRODUCTION_USER, rdl);
+    RdlExpression rdl =
+        JobReservations.rdl(spec, arrival, deadlineStep, settings.overReservation(), stepS);
+    ReservationRequest req =
+        new ReservationRequest(ReservationId.of(spec.id()), SlaDefaults.PRODUCTION_USER, rdl);
     ReservationDecision d = system.submit(req, arrival);
     if (d instanceof ReservationDecision.Accepted acc) {
       StepFunction alloc = acc.reservation().allocation().total();
@@ -328,13 +375,23 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
         at++;
       }
       active.add(at, a);
-      admissions.put(spec.id(), new Admission(spec.id(), true, arrival, deadlineStep,
-          acc.reservation().allocation().work(), alloc, null));
+      admissions.put(
+          spec.id(),
+          new Admission(
+              spec.id(),
+              true,
+              arrival,
+              deadlineStep,
+              acc.reservation().allocation().work(),
+              alloc,
+              null));
       long peak = plan.load().max(arrival, deadlineStep).multiplesOf(bundle);
       peakReservedBundles = Math.max(peakReservedBundles, peak);
     } else {
       Rejection r = ((ReservationDecision.Rejected) d).rejection();
-      admissions.put(spec.id(), new Admission(spec.id(), false, arrival, deadlineStep, 0, StepFunction.ZERO, r.code()));
+      admissions.put(
+          spec.id(),
+          new Admission(spec.id(), false, arrival, deadlineStep, 0, StepFunction.ZERO, r.code()));
       rejected.get(tenant).add(j);
     }
   }
@@ -345,9 +402,13 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
       Active a = active.get(i);
       if (a.job.finishedTasks() == a.job.spec().taskCount()) {
         underSeconds.put(a.job.spec().id(), a.underSeconds);
-        system.delete(a.id, SlaDefaults.PRODUCTION_USER).ifPresent(r -> {
-          throw new IllegalStateException("could not delete reservation " + a.id + ": " + r.describe());
-        });
+        system
+            .delete(a.id, SlaDefaults.PRODUCTION_USER)
+            .ifPresent(
+                r -> {
+                  throw new IllegalStateException(
+                      "could not delete reservation " + a.id + ": " + r.describe());
+                });
         active.remove(i);
       }
     }
@@ -393,7 +454,8 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
       if (best < 0) {
         return;
       }
-      if (free - protectedBundles(step, expectedSteps(bestJob)) < 1 || !start(view, placements, bestJob)) {
+      if (free - protectedBundles(step, expectedSteps(bestJob)) < 1
+          || !start(view, placements, bestJob)) {
         blocked[best] = true;
         continue;
       }
@@ -405,7 +467,10 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
     }
   }
 
-  /** The tenant's next best-effort job: the earlier submitted of its queue's head and its first runnable rejected SLA job. */
+  /**
+   * The tenant's next best-effort job: the earlier submitted of its queue's head and its first
+   * runnable rejected SLA job.
+   */
   private static JobView candidate(QueueView be, List<JobView> rejectedJobs) {
     JobView head = be.runnableJobs().isEmpty() ? null : be.runnableJobs().get(0);
     for (JobView r : rejectedJobs) {
@@ -421,8 +486,8 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
 
   /**
    * Frees one bundle for {@code a}'s guarantee: preempts the youngest task of the most recently
-   * started best-effort job (YARN preempts the youngest containers first), or else of an accepted job
-   * running ahead of its own allocation (latest deadline first).
+   * started best-effort job (YARN preempts the youngest containers first), or else of an accepted
+   * job running ahead of its own allocation (latest deadline first).
    */
   private boolean preemptFor(Active a, Placements placements) {
     for (int i = beRunning.size() - 1; i >= 0; i--) {
@@ -462,7 +527,8 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
     long started = job.finishedTasks() + job.runningTasks();
     long cum = 0;
     for (StageSpec s : job.spec().stages()) {
-      boolean inChain = s.index() == 0 || (s.dependencyCount() == 1 && s.dependency(0) == s.index() - 1);
+      boolean inChain =
+          s.index() == 0 || (s.dependencyCount() == 1 && s.dependency(0) == s.index() - 1);
       if (!inChain) {
         return 1;
       }
@@ -484,7 +550,10 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
     return true;
   }
 
-  /** A look-ahead rounded up to a power of two steps (so that the protected capacity can be cached per pass). */
+  /**
+   * A look-ahead rounded up to a power of two steps (so that the protected capacity can be cached
+   * per pass).
+   */
   static long quantize(long look) {
     int k = 64 - Long.numberOfLeadingZeros(Math.max(1, look) - 1); // ceil(log2(look))
     return 1L << Math.min(k, 38);
@@ -510,9 +579,9 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
   }
 
   /**
-   * Steps a task the job starts now may run: its stage's longest nominal task in steps, plus the step
-   * it starts in. The stage is the one the next task belongs to when stages start in order (true for
-   * SWIM's map then reduce); for other shapes the longest task of the job.
+   * Steps a task the job starts now may run: its stage's longest nominal task in steps, plus the
+   * step it starts in. The stage is the one the next task belongs to when stages start in order
+   * (true for SWIM's map then reduce); for other shapes the longest task of the job.
    */
   long expectedSteps(JobView job) {
     JobSpec spec = job.spec();
@@ -544,7 +613,10 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
     return l + 1;
   }
 
-  /** The allocation of an accepted job at {@code step} in bundles; 0 for others or unknown jobs (tests). */
+  /**
+   * The allocation of an accepted job at {@code step} in bundles; 0 for others or unknown jobs
+   * (tests).
+   */
   long allocationAt(String jobId, long atStep) {
     for (Active a : active) {
       if (a.job.spec().id().equals(jobId)) {
@@ -595,7 +667,10 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
       return m;
     }
 
-    /** What this job is still due over [from, from + look): max allocation minus running, at most its unstarted tasks. */
+    /**
+     * What this job is still due over [from, from + look): max allocation minus running, at most
+     * its unstarted tasks.
+     */
     long due(long from, long look) {
       long unstarted = job.spec().taskCount() - job.finishedTasks() - job.runningTasks();
       return Math.max(0, Math.min(unstarted, maxOver(from, look) - job.runningTasks()));

@@ -4,9 +4,10 @@ import dev.rota.core.model.Resource;
 import java.util.List;
 
 /**
- * Every choice of Rota's §6.4 reproduction (SLA jobs under Rayon reservations in the simulator), each
- * naming where it comes from. "Paper" means Curino et al., MSR-TR-2013-108 §6.1.2 and §6.4; "ours"
- * marks what the paper leaves open. docs/rayon.md and docs/results/rayon.md list the same values.
+ * Every choice of Rota's §6.4 reproduction (SLA jobs under Rayon reservations in the simulator),
+ * each naming where it comes from. "Paper" means Curino et al., MSR-TR-2013-108 §6.1.2 and §6.4;
+ * "ours" marks what the paper leaves open. docs/rayon.md and docs/results/rayon.md list the same
+ * values.
  */
 public final class SlaDefaults {
   private SlaDefaults() {}
@@ -22,7 +23,9 @@ public final class SlaDefaults {
    */
   public static final double DEADLINE_SLACK = 0.10;
 
-  /** Over-reservation factor of the base case: 1.0, each reservation declares the job's true work. */
+  /**
+   * Over-reservation factor of the base case: 1.0, each reservation declares the job's true work.
+   */
   public static final double OVER_RESERVATION_BASE = 1.0;
 
   /**
@@ -34,17 +37,22 @@ public final class SlaDefaults {
   public static final double OVER_RESERVATION_VARIANT = 1.5;
 
   /**
-   * Cap on production (SLA) reservations: 70% of the cluster at every step (paper §6.4, "a maximum of
-   * 70% of the resources to production jobs"). Enforced by {@code CapacityOverTimePolicy} with this
-   * instantaneous and average cap, all SLA reservations being made by one user,
-   * {@link #PRODUCTION_USER}.
+   * Cap on production (SLA) reservations: 70% of the cluster at every step (paper §6.4, "a maximum
+   * of 70% of the resources to production jobs"). Enforced by {@code CapacityOverTimePolicy} with
+   * this instantaneous and average cap, all SLA reservations being made by one user, {@link
+   * #PRODUCTION_USER}.
    */
   public static final double PRODUCTION_CAP = 0.70;
 
-  /** The reservation user every SLA job reserves as (ours: makes the 70% cap a cap on all of production). */
+  /**
+   * The reservation user every SLA job reserves as (ours: makes the 70% cap a cap on all of
+   * production).
+   */
   public static final String PRODUCTION_USER = "production";
 
-  /** The averaging window of the capacity-over-time policy: one day of 1 s steps (Hadoop's default). */
+  /**
+   * The averaging window of the capacity-over-time policy: one day of 1 s steps (Hadoop's default).
+   */
   public static final long AVERAGE_WINDOW_STEPS = 86_400;
 
   /** Plan step: 1 s (Hadoop's default plan step and PlanFollower tick; paper gives none). */
@@ -59,7 +67,10 @@ public final class SlaDefaults {
   /** Tenants: 8 (paper §6.4, Workload A's 8 sub-workloads, "akin to a tenant"). */
   public static final int TENANTS = 8;
 
-  /** The bundle SLA reservations are made of and the follower counts in: 1 GiB, 1 vcore (a SWIM task). */
+  /**
+   * The bundle SLA reservations are made of and the follower counts in: 1 GiB, 1 vcore (a SWIM
+   * task).
+   */
   public static final Resource BUNDLE = Resource.SLOT;
 
   /**
@@ -69,30 +80,33 @@ public final class SlaDefaults {
   public static final Resource NODE = Resource.of(32 * 1024, 32);
 
   /**
-   * Baseline tuning with hindsight (ours; paper: "assign them capacity based on the known workload"):
-   * the SLA queues split their share in proportion to this percentile of each tenant's SLA demand
-   * over the time that demand is non-zero (the demand each SLA job would have running alone at full
-   * width from arrival).
+   * Baseline tuning with hindsight (ours; paper: "assign them capacity based on the known
+   * workload"): the SLA queues split their share in proportion to this percentile of each tenant's
+   * SLA demand over the time that demand is non-zero (the demand each SLA job would have running
+   * alone at full width from arrival).
    */
   public static final double BASELINE_SLA_PERCENTILE = 90;
 
   /**
    * Baseline tuning with hindsight (ours): the SLA queues' total share is chosen among these by
-   * running the whole workload under each and keeping the one with the highest sum of SLA fulfilment
-   * (% of SLA jobs meeting their deadline) and best-effort completion (% of best-effort jobs done
-   * inside the measurement window); ties to the smaller share. The largest candidate is the 70% Rota
-   * gives production.
+   * running the whole workload under each and keeping the one with the highest sum of SLA
+   * fulfilment (% of SLA jobs meeting their deadline) and best-effort completion (% of best-effort
+   * jobs done inside the measurement window); ties to the smaller share. The largest candidate is
+   * the 70% Rota gives production.
    */
   public static final List<Double> BASELINE_SLA_SHARES = List.of(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7);
 
-  /** Baseline: maximum-capacity = 2 x capacity, at most 100% (paper §6.4, advice of Yahoo! operators). */
+  /**
+   * Baseline: maximum-capacity = 2 x capacity, at most 100% (paper §6.4, advice of Yahoo!
+   * operators).
+   */
   public static final double BASELINE_MAX_CAPACITY_FACTOR = 2.0;
 
   /**
-   * Jobs scaled to the cluster: no stage has more tasks than this share of the cluster's slots (SWIM's
-   * conversion gives bigger jobs longer tasks instead, keeping their work). Paper §6.1.2: "All
-   * workloads have also been scaled (by limiting max size and submission rates) to match our cluster
-   * capabilities"; the limit is ours: 0.5.
+   * Jobs scaled to the cluster: no stage has more tasks than this share of the cluster's slots
+   * (SWIM's conversion gives bigger jobs longer tasks instead, keeping their work). Paper §6.1.2:
+   * "All workloads have also been scaled (by limiting max size and submission rates) to match our
+   * cluster capabilities"; the limit is ours: 0.5.
    */
   public static final double MAX_STAGE_WIDTH_SHARE = 0.5;
 

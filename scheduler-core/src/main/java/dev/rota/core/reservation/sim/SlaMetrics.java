@@ -7,9 +7,9 @@ import java.util.function.Predicate;
 
 /**
  * The §6.4 metrics of one run (paper: "defined over a window of time"): SLA acceptance and
- * fulfilment, best-effort completions and latency, and utilization. The window is [0,
- * {@code windowEnd}], the span of the trace's submissions; completions count when they fall inside
- * it; utilization is the mean vcore utilization inside it.
+ * fulfilment, best-effort completions and latency, and utilization. The window is [0, {@code
+ * windowEnd}], the span of the trace's submissions; completions count when they fall inside it;
+ * utilization is the mean vcore utilization inside it.
  *
  * @param slaJobs SLA jobs in the workload
  * @param accepted SLA jobs whose reservation was accepted (all of them for the baseline, which
@@ -23,8 +23,17 @@ import java.util.function.Predicate;
  * @param beLatency each best-effort job's completion delay (s), in workload order
  * @param slaLatency each SLA job's completion delay (s), in workload order
  */
-public record SlaMetrics(int slaJobs, int accepted, int acceptedMet, int allMet, int beJobs, int beDoneInWindow,
-    double windowSeconds, double utilization, double[] beLatency, double[] slaLatency) {
+public record SlaMetrics(
+    int slaJobs,
+    int accepted,
+    int acceptedMet,
+    int allMet,
+    int beJobs,
+    int beDoneInWindow,
+    double windowSeconds,
+    double utilization,
+    double[] beLatency,
+    double[] slaLatency) {
 
   /**
    * Measures a run.
@@ -34,7 +43,8 @@ public record SlaMetrics(int slaJobs, int accepted, int acceptedMet, int allMet,
    * @param accepted which SLA jobs (by id) were accepted
    * @param windowEnd the end of the measurement window (s)
    */
-  public static SlaMetrics measure(SlaWorkload w, SimResult r, Predicate<String> accepted, double windowEnd) {
+  public static SlaMetrics measure(
+      SlaWorkload w, SimResult r, Predicate<String> accepted, double windowEnd) {
     List<JobSpec> jobs = r.jobs();
     int sla = 0;
     int acc = 0;
@@ -68,7 +78,8 @@ public record SlaMetrics(int slaJobs, int accepted, int acceptedMet, int allMet,
         beDone += finish <= windowEnd ? 1 : 0;
       }
     }
-    return new SlaMetrics(sla, acc, accMet, met, be, beDone, windowEnd, utilization(r, windowEnd), beLat, slaLat);
+    return new SlaMetrics(
+        sla, acc, accMet, met, be, beDone, windowEnd, utilization(r, windowEnd), beLat, slaLat);
   }
 
   /** Mean vcore utilization over [0, end] from the run's utilization series. */
@@ -129,8 +140,8 @@ public record SlaMetrics(int slaJobs, int accepted, int acceptedMet, int allMet,
 
   private static double pctCompared(double[] mine, double[] theirs, int sign) {
     if (mine.length != theirs.length) {
-      throw new IllegalArgumentException("runs of different workloads: " + mine.length + " vs " + theirs.length
-          + " jobs");
+      throw new IllegalArgumentException(
+          "runs of different workloads: " + mine.length + " vs " + theirs.length + " jobs");
     }
     if (mine.length == 0) {
       return 0;

@@ -16,9 +16,9 @@ import java.util.SplittableRandom;
  * A workload prepared for the SLA experiment (paper §6.1.2 and §6.4): every job belongs to one of
  * {@code tenants} tenants (by a hash of its id), a seeded draw of {@code slaFraction} of the jobs
  * carries a deadline with {@code slack} over its standalone runtime, SLA jobs go to their tenant's
- * SLA queue and the others to its best-effort queue. The same workload runs under Rota's reservation
- * follower and under the static capacity baseline, whose queues {@link #tunedQueues} sizes with
- * hindsight.
+ * SLA queue and the others to its best-effort queue. The same workload runs under Rota's
+ * reservation follower and under the static capacity baseline, whose queues {@link #tunedQueues}
+ * sizes with hindsight.
  *
  * <p>Each job carries tags: {@value #TAG_TENANT} (0-based), {@value #TAG_SLA} ("true" or "false"),
  * and for SLA jobs {@value #TAG_DEADLINE} (seconds since the workload's start).
@@ -46,8 +46,9 @@ public record SlaWorkload(Workload workload, long clusterSlots, int tenants, dou
   }
 
   /**
-   * The tenant of a job: its id's {@code String.hashCode}, mixed (MurmurHash3's 32-bit finaliser) so
-   * that consecutive ids spread, modulo {@code tenants}. Deterministic and independent of the seed.
+   * The tenant of a job: its id's {@code String.hashCode}, mixed (MurmurHash3's 32-bit finaliser)
+   * so that consecutive ids spread, modulo {@code tenants}. Deterministic and independent of the
+   * seed.
    */
   public static int tenantOf(String jobId, int tenants) {
     int h = jobId.hashCode();
@@ -69,8 +70,8 @@ public record SlaWorkload(Workload workload, long clusterSlots, int tenants, dou
   }
 
   /**
-   * The job's standalone runtime in plan steps: its stages one after the other, each in
-   * ceil(tasks / clusterSlots) waves of one lease.
+   * The job's standalone runtime in plan steps: its stages one after the other, each in ceil(tasks
+   * / clusterSlots) waves of one lease.
    */
   public static long standaloneSteps(JobSpec job, long clusterSlots, double stepSeconds) {
     long steps = 0;
@@ -87,23 +88,37 @@ public record SlaWorkload(Workload workload, long clusterSlots, int tenants, dou
   }
 
   /** The deadline step: arrival + ceil((1 + slack) x standalone). */
-  public static long deadlineStep(JobSpec job, long clusterSlots, double slack, double stepSeconds) {
+  public static long deadlineStep(
+      JobSpec job, long clusterSlots, double slack, double stepSeconds) {
     long standalone = standaloneSteps(job, clusterSlots, stepSeconds);
-    return arrivalStep(job.submitTime(), stepSeconds) + (long) Math.ceil((1 + slack) * standalone - EPS);
+    return arrivalStep(job.submitTime(), stepSeconds)
+        + (long) Math.ceil((1 + slack) * standalone - EPS);
   }
 
   /**
-   * Prepares {@code source} for a cluster of {@code clusterSlots} bundles: tenants, a seeded draw of
-   * exactly round(slaFraction x jobs) SLA jobs, their deadlines, queues and tags.
+   * Prepares {@code source} for a cluster of {@code clusterSlots} bundles: tenants, a seeded draw
+   * of exactly round(slaFraction x jobs) SLA jobs, their deadlines, queues and tags.
    */
-  public static SlaWorkload prepare(Workload source, long clusterSlots, int tenants, double slaFraction, double slack,
-      double stepSeconds, long seed) {
+  public static SlaWorkload prepare(
+      Workload source,
+      long clusterSlots,
+      int tenants,
+      double slaFraction,
+      double slack,
+      double stepSeconds,
+      long seed) {
     if (clusterSlots < 1 || tenants < 1) {
-      throw new IllegalArgumentException("clusterSlots and tenants must be >= 1, got " + clusterSlots + ", " + tenants);
+      throw new IllegalArgumentException(
+          "clusterSlots and tenants must be >= 1, got " + clusterSlots + ", " + tenants);
     }
     if (!(slaFraction >= 0 && slaFraction <= 1) || !(slack >= 0) || !(stepSeconds > 0)) {
-      throw new IllegalArgumentException("slaFraction must be in [0, 1], slack >= 0 and stepSeconds > 0, got "
-          + slaFraction + ", " + slack + ", " + stepSeconds);
+      throw new IllegalArgumentException(
+          "slaFraction must be in [0, 1], slack >= 0 and stepSeconds > 0, got "
+              + slaFraction
+              + ", "
+              + slack
+              + ", "
+              + stepSeconds);
     }
     List<JobSpec> jobs = source.jobs();
     int n = jobs.size();
@@ -131,10 +146,23 @@ public record SlaWorkload(Workload workload, long clusterSlots, int tenants, dou
       tags.put(TAG_TENANT, Integer.toString(tenant));
       tags.put(TAG_SLA, Boolean.toString(sla[i]));
       if (sla[i]) {
-        tags.put(TAG_DEADLINE, Double.toString(deadlineStep(j, clusterSlots, slack, stepSeconds) * stepSeconds));
+        tags.put(
+            TAG_DEADLINE,
+            Double.toString(deadlineStep(j, clusterSlots, slack, stepSeconds) * stepSeconds));
       }
-      out.add(new JobSpec(j.id(), j.user(), sla[i] ? slaQueue(tenant) : beQueue(tenant), j.submitTime(), j.stages(),
-          j.priority(), j.reservationId(), j.constraints(), j.demandProfile(), j.estimatedTaskDuration(), tags));
+      out.add(
+          new JobSpec(
+              j.id(),
+              j.user(),
+              sla[i] ? slaQueue(tenant) : beQueue(tenant),
+              j.submitTime(),
+              j.stages(),
+              j.priority(),
+              j.reservationId(),
+              j.constraints(),
+              j.demandProfile(),
+              j.estimatedTaskDuration(),
+              tags));
     }
     return new SlaWorkload(new Workload(source.name(), out), clusterSlots, tenants, stepSeconds);
   }
@@ -158,10 +186,10 @@ public record SlaWorkload(Workload workload, long clusterSlots, int tenants, dou
   }
 
   /**
-   * Per tenant, the {@code percentile}-th percentile (time-weighted) of its SLA demand over the time
-   * that demand is non-zero, in bundles: the demand each SLA job would have running alone at full
-   * width, min(tasks, clusterSlots), stage after stage from its arrival (what the static baseline is
-   * tuned from, with hindsight).
+   * Per tenant, the {@code percentile}-th percentile (time-weighted) of its SLA demand over the
+   * time that demand is non-zero, in bundles: the demand each SLA job would have running alone at
+   * full width, min(tasks, clusterSlots), stage after stage from its arrival (what the static
+   * baseline is tuned from, with hindsight).
    */
   public double[] slaDemandPercentile(double percentile) {
     List<List<double[]>> changes = new ArrayList<>();
@@ -193,14 +221,14 @@ public record SlaWorkload(Workload workload, long clusterSlots, int tenants, dou
   /**
    * The baseline's 2 x tenants leaf queues under root, tuned with hindsight (paper §6.4, Fig. 16):
    * the SLA queues together get {@code slaShare} of the cluster, split in proportion to each
-   * tenant's {@link #slaDemandPercentile} (equally if all are zero); the best-effort queues share the
-   * rest in proportion to their tenants' best-effort task-seconds. Every queue gets at least one
-   * bundle, and a maximum-capacity of {@code maxFactor} x its capacity, at most 100%.
+   * tenant's {@link #slaDemandPercentile} (equally if all are zero); the best-effort queues share
+   * the rest in proportion to their tenants' best-effort task-seconds. Every queue gets at least
+   * one bundle, and a maximum-capacity of {@code maxFactor} x its capacity, at most 100%.
    */
   public QueueSpec tunedQueues(double slaPercentile, double slaShare, double maxFactor) {
     if (!(slaShare > 0 && slaShare < 1) || !(maxFactor >= 1)) {
-      throw new IllegalArgumentException("slaShare must be in (0, 1) and maxFactor >= 1, got " + slaShare
-          + ", " + maxFactor);
+      throw new IllegalArgumentException(
+          "slaShare must be in (0, 1) and maxFactor >= 1, got " + slaShare + ", " + maxFactor);
     }
     double one = 1.0 / clusterSlots;
     double[] sla = slaDemandPercentile(slaPercentile);
@@ -236,7 +264,10 @@ public record SlaWorkload(Workload workload, long clusterSlots, int tenants, dou
     return QueueSpec.parent("root", 100, 100, leaves.toArray(QueueSpec[]::new));
   }
 
-  /** The time-weighted percentile of a step function given as (time, delta) pairs, over where it is > 0. */
+  /**
+   * The time-weighted percentile of a step function given as (time, delta) pairs, over where it is
+   * > 0.
+   */
   static double busyPercentile(List<double[]> changes, double percentile) {
     if (changes.isEmpty()) {
       return 0;

@@ -1,12 +1,15 @@
 package dev.rota.core.reservation.system;
 
+import dev.rota.core.reservation.Rejection;
 import dev.rota.core.reservation.plan.PlannedReservation;
 import java.util.Objects;
 
-import dev.rota.core.reservation.Rejection;
 /** The reservation system's immediate answer to a create or update (paper §5.2, step 4). */
-public sealed interface ReservationDecision permits ReservationDecision.Accepted, ReservationDecision.Rejected {
-  /** Accepted: the reservation as committed to the plan (its allocation is the contract's ticket). */
+public sealed interface ReservationDecision
+    permits ReservationDecision.Accepted, ReservationDecision.Rejected {
+  /**
+   * Accepted: the reservation as committed to the plan (its allocation is the contract's ticket).
+   */
   record Accepted(PlannedReservation reservation, String agent) implements ReservationDecision {
     public Accepted {
       Objects.requireNonNull(reservation, "reservation");

@@ -1,15 +1,18 @@
 package dev.rota.core.reservation.system;
 
+import dev.rota.core.reservation.Rejection;
+import dev.rota.core.reservation.ReservationId;
+import dev.rota.core.reservation.ReservationRequest;
 import dev.rota.core.reservation.agent.PlacementRequest;
 import dev.rota.core.reservation.agent.ReservationAgent;
 import dev.rota.core.reservation.plan.Allocation;
 import dev.rota.core.reservation.plan.Plan;
 import dev.rota.core.reservation.plan.PlanView;
 import dev.rota.core.reservation.plan.PlannedReservation;
-import dev.rota.core.reservation.plan.PolicyOverride;
-import dev.rota.core.reservation.policy.NoOverCommitPolicy;
-import dev.rota.core.reservation.plan.StepFunction;
 import dev.rota.core.reservation.plan.PolicyDecision;
+import dev.rota.core.reservation.plan.PolicyOverride;
+import dev.rota.core.reservation.plan.StepFunction;
+import dev.rota.core.reservation.policy.NoOverCommitPolicy;
 import dev.rota.core.reservation.rdl.CompileResult;
 import dev.rota.core.reservation.rdl.CompiledRdl;
 import dev.rota.core.reservation.rdl.RdlCompiler;
@@ -20,15 +23,12 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
-import dev.rota.core.reservation.Rejection;
-import dev.rota.core.reservation.ReservationId;
-import dev.rota.core.reservation.ReservationRequest;
 /**
- * The reservation system of one plan (paper §5.2 steps 1-4 and 8; Hadoop's
- * {@code ReservationSystem} plus its client API): create, update, delete and list reservations,
- * and replan on capacity changes. Decide, then commit: the compiler checks the RDL, the agent
- * proposes an allocation, the plan's sharing policy validates it, and only then is it committed. Any
- * "no" leaves the plan unchanged and comes back as a structured {@link Rejection}. Single-threaded by
+ * The reservation system of one plan (paper §5.2 steps 1-4 and 8; Hadoop's {@code
+ * ReservationSystem} plus its client API): create, update, delete and list reservations, and replan
+ * on capacity changes. Decide, then commit: the compiler checks the RDL, the agent proposes an
+ * allocation, the plan's sharing policy validates it, and only then is it committed. Any "no"
+ * leaves the plan unchanged and comes back as a structured {@link Rejection}. Single-threaded by
  * contract; time is passed in ({@code now}, plan steps), never read from a clock.
  */
 public final class ReservationSystem {
@@ -40,7 +40,8 @@ public final class ReservationSystem {
   /**
    * @param knownUsers the users allowed to reserve; empty means anyone
    */
-  public ReservationSystem(Plan plan, ReservationAgent agent, Replanner replanner, Set<String> knownUsers) {
+  public ReservationSystem(
+      Plan plan, ReservationAgent agent, Replanner replanner, Set<String> knownUsers) {
     this.plan = Objects.requireNonNull(plan, "plan");
     this.agent = Objects.requireNonNull(agent, "agent");
     this.replanner = Objects.requireNonNull(replanner, "replanner");
@@ -59,8 +60,13 @@ public final class ReservationSystem {
   public ReservationDecision submit(ReservationRequest request, long now) {
     Optional<Rejection> pre = checkUser(request.user());
     if (pre.isEmpty() && plan.reservation(request.id()).isPresent()) {
-      pre = Optional.of(Rejection.of(Rejection.Code.DUPLICATE_ID, "reservation-system", "",
-          "reservation " + request.id() + " already exists; use update to change it"));
+      pre =
+          Optional.of(
+              Rejection.of(
+                  Rejection.Code.DUPLICATE_ID,
+                  "reservation-system",
+                  "",
+                  "reservation " + request.id() + " already exists; use update to change it"));
     }
     if (pre.isPresent()) {
       return new ReservationDecision.Rejected(pre.get());
@@ -68,7 +74,10 @@ public final class ReservationSystem {
     return decide(request, now, false);
   }
 
-  /** updateRes (renegotiation): replace a reservation's RDL; on rejection the old one stays as it was. */
+  /**
+   * updateRes (renegotiation): replace a reservation's RDL; on rejection the old one stays as it
+   * was.
+   */
   public ReservationDecision update(ReservationRequest request, long now) {
     Optional<Rejection> pre = checkOwner(request.id(), request.user());
     if (pre.isPresent()) {
@@ -97,48 +106,61 @@ public final class ReservationSystem {
   }
 
   private ReservationDecision decide(ReservationRequest request, long now, boolean isUpdate) {
-    CompileResult compiled = RdlCompiler.compile(request.rdl(), agent.compilerOptions().withNotBefore(now));
+    CompileResult compiled =
+        RdlCompiler.compile(request.rdl(), agent.compilerOptions().withNotBefore(now));
     if (compiled instanceof CompileResult.Invalid inv) {
       return new ReservationDecision.Rejected(Rejection.ofIssues("compiler", inv.errors()));
     }
     CompiledRdl contract = ((CompileResult.Compiled) compiled).rdl();
-    ReservationAgent.Result placed = agent.placeCompiled(plan, new PlacementRequest(request.id(), request.user(), contract));
+    ReservationAgent.Result placed =
+        agent.placeCompiled(plan, new PlacementRequest(request.id(), request.user(), contract));
     if (placed instanceof ReservationAgent.Rejected r) {
       return new ReservationDecision.Rejected(diagnose(request, contract, r.rejection()));
     }
     ReservationAgent.Placed p = (ReservationAgent.Placed) placed;
     Allocation allocation = p.allocation();
     Optional<ReservationId> replacing = isUpdate ? Optional.of(request.id()) : Optional.empty();
-    PolicyDecision verdict = plan.sharingPolicy().validate(plan, request.user(), replacing, allocation);
+    PolicyDecision verdict =
+        plan.sharingPolicy().validate(plan, request.user(), replacing, allocation);
     if (verdict instanceof PolicyDecision.Violated v) {
       return new ReservationDecision.Rejected(Rejection.of(v.violation()));
     }
-    PlannedReservation committed = isUpdate ? plan.replace(request, contract, allocation)
-        : plan.add(request, contract, allocation);
+    PlannedReservation committed =
+        isUpdate
+            ? plan.replace(request, contract, allocation)
+            : plan.add(request, contract, allocation);
     return new ReservationDecision.Accepted(committed, p.agent());
   }
 
   /**
    * The agent searched only the space the sharing policy leaves the user. If the same agent finds a
    * placement under physical capacity alone, the quota is what stops the request: report the
-   * policy's violation (user, time, amount) for that placement, with the agent's answer as the cause.
+   * policy's violation (user, time, amount) for that placement, with the agent's answer as the
+   * cause.
    */
-  private Rejection diagnose(ReservationRequest request, CompiledRdl contract, Rejection agentSaid) {
-    if (agentSaid.code() != Rejection.Code.NO_CAPACITY || plan.sharingPolicy() instanceof NoOverCommitPolicy) {
+  private Rejection diagnose(
+      ReservationRequest request, CompiledRdl contract, Rejection agentSaid) {
+    if (agentSaid.code() != Rejection.Code.NO_CAPACITY
+        || plan.sharingPolicy() instanceof NoOverCommitPolicy) {
       return agentSaid;
     }
     PlanView physical = new PolicyOverride(plan, new NoOverCommitPolicy());
-    ReservationAgent.Result whatIf = agent.placeCompiled(physical,
-        new PlacementRequest(request.id(), request.user(), contract));
+    ReservationAgent.Result whatIf =
+        agent.placeCompiled(physical, new PlacementRequest(request.id(), request.user(), contract));
     if (!(whatIf instanceof ReservationAgent.Placed p)) {
       return agentSaid;
     }
     Optional<ReservationId> replacing = plan.reservation(request.id()).map(PlannedReservation::id);
-    PolicyDecision verdict = plan.sharingPolicy().validate(plan, request.user(), replacing, p.allocation());
+    PolicyDecision verdict =
+        plan.sharingPolicy().validate(plan, request.user(), replacing, p.allocation());
     if (verdict instanceof PolicyDecision.Violated v) {
       Rejection q = Rejection.of(v.violation());
-      return new Rejection(q.code(), q.source(), agentSaid.path(),
-          q.message() + " (the request would fit the plan's capacity but not the user's quota)", List.of(agentSaid),
+      return new Rejection(
+          q.code(),
+          q.source(),
+          agentSaid.path(),
+          q.message() + " (the request would fit the plan's capacity but not the user's quota)",
+          List.of(agentSaid),
           q.violation());
     }
     return agentSaid;
@@ -146,8 +168,12 @@ public final class ReservationSystem {
 
   private Optional<Rejection> checkUser(String user) {
     if (!knownUsers.isEmpty() && !knownUsers.contains(user)) {
-      return Optional.of(Rejection.of(Rejection.Code.UNKNOWN_USER, "reservation-system", "",
-          "user '" + user + "' is not known to plan " + plan.name()));
+      return Optional.of(
+          Rejection.of(
+              Rejection.Code.UNKNOWN_USER,
+              "reservation-system",
+              "",
+              "user '" + user + "' is not known to plan " + plan.name()));
     }
     return Optional.empty();
   }
@@ -159,12 +185,20 @@ public final class ReservationSystem {
     }
     Optional<PlannedReservation> r = plan.reservation(id);
     if (r.isEmpty()) {
-      return Optional.of(Rejection.of(Rejection.Code.UNKNOWN_RESERVATION, "reservation-system", "",
-          "reservation " + id + " is not in plan " + plan.name()));
+      return Optional.of(
+          Rejection.of(
+              Rejection.Code.UNKNOWN_RESERVATION,
+              "reservation-system",
+              "",
+              "reservation " + id + " is not in plan " + plan.name()));
     }
     if (!r.get().user().equals(user)) {
-      return Optional.of(Rejection.of(Rejection.Code.USER_MISMATCH, "reservation-system", "",
-          "reservation " + id + " belongs to '" + r.get().user() + "', not to '" + user + "'"));
+      return Optional.of(
+          Rejection.of(
+              Rejection.Code.USER_MISMATCH,
+              "reservation-system",
+              "",
+              "reservation " + id + " belongs to '" + r.get().user() + "', not to '" + user + "'"));
     }
     return Optional.empty();
   }

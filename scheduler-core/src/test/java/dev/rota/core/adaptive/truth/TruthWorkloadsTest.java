@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The reproductions' workloads: the paper's queue map, sizing to the group and the offered load. */
+/**
+ * The reproductions' workloads: the paper's queue map, sizing to the group and the offered load.
+ */
 class TruthWorkloadsTest {
   @Test
   void prioritiesMapToQueuesAsInThePaper() {
@@ -75,7 +77,8 @@ class TruthWorkloadsTest {
   void swimStreamFillsTheWindowWithTheRequestedWork() throws Exception {
     List<TruthJob> s = TruthWorkloads.swimStream(8, 1200, 1.0, 0.25, new TaskNoise(0.3, 2));
     double work = s.stream().mapToDouble(TruthJob::estimatedWork).sum();
-    assertTrue(work >= 8 * 1200 && work < 8 * 1200 + 2 * 8 * TruthWorkloads.MAX_TASK_S, "work " + work);
+    assertTrue(
+        work >= 8 * 1200 && work < 8 * 1200 + 2 * 8 * TruthWorkloads.MAX_TASK_S, "work " + work);
     assertEquals(0, s.get(0).submit(), 1e-9);
     assertTrue(s.get(s.size() - 1).submit() < 1200);
     for (int i = 1; i < s.size(); i++) {

@@ -26,23 +26,37 @@ final class AgentAssertions {
     }
     Allocation a = ((ReservationAgent.Placed) r).allocation();
     assertEquals(List.of(), ContractChecker.check(Fixtures.compiled(rdl), a), "contract");
-    a.total().nonZeroSegments().forEach(s -> {
-      for (long t = s.start(); t < s.end(); t++) {
-        assertTrue(ResourceMath.firstExceeding(plan.loadAt(t).plus(s.value()), plan.capacity().at(t)) < 0,
-            "over capacity at " + t);
-      }
-    });
+    a.total()
+        .nonZeroSegments()
+        .forEach(
+            s -> {
+              for (long t = s.start(); t < s.end(); t++) {
+                assertTrue(
+                    ResourceMath.firstExceeding(
+                            plan.loadAt(t).plus(s.value()), plan.capacity().at(t))
+                        < 0,
+                    "over capacity at " + t);
+              }
+            });
     return a;
   }
 
-  static ReservationAgent.Rejected rejected(ReservationAgent agent, PlanView plan, RdlExpression rdl) {
-    return assertInstanceOf(ReservationAgent.Rejected.class, agent.place(plan, ReservationRequest.of("r", "alice", rdl)));
+  static ReservationAgent.Rejected rejected(
+      ReservationAgent agent, PlanView plan, RdlExpression rdl) {
+    return assertInstanceOf(
+        ReservationAgent.Rejected.class,
+        agent.place(plan, ReservationRequest.of("r", "alice", rdl)));
   }
 
   /** An atom's blocks as [start, end, bundles] triples, in placement order. */
   static List<List<Long>> blocks(Allocation a, String path) {
-    return a.atom(path).orElseThrow(() -> new AssertionError("no allocation for " + path + " in " + a)).blocks()
-        .stream().map(AgentAssertions::triple).toList();
+    return a
+        .atom(path)
+        .orElseThrow(() -> new AssertionError("no allocation for " + path + " in " + a))
+        .blocks()
+        .stream()
+        .map(AgentAssertions::triple)
+        .toList();
   }
 
   static List<Long> triple(Block b) {

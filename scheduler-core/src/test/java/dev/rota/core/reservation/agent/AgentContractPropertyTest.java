@@ -11,13 +11,13 @@ import dev.rota.core.reservation.ReservationRequest;
 import dev.rota.core.reservation.plan.Allocation;
 import dev.rota.core.reservation.plan.ContractChecker;
 import dev.rota.core.reservation.plan.Plan;
+import dev.rota.core.reservation.plan.PolicyDecision;
 import dev.rota.core.reservation.plan.ResourceMath;
 import dev.rota.core.reservation.plan.Segment;
+import dev.rota.core.reservation.plan.SharingPolicy;
 import dev.rota.core.reservation.plan.StepFunction;
 import dev.rota.core.reservation.policy.CapacityOverTimePolicy;
 import dev.rota.core.reservation.policy.NoOverCommitPolicy;
-import dev.rota.core.reservation.plan.PolicyDecision;
-import dev.rota.core.reservation.plan.SharingPolicy;
 import dev.rota.core.reservation.rdl.CompileResult;
 import dev.rota.core.reservation.rdl.Rdl;
 import dev.rota.core.reservation.rdl.RdlCompiler;
@@ -30,11 +30,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every placement any agent returns, for random nested RDL on random plans, satisfies the RDL
- * semantics of its contract (checked by {@link ContractChecker}), never exceeds capacity, and passes
- * the plan's sharing policy.
+ * semantics of its contract (checked by {@link ContractChecker}), never exceeds capacity, and
+ * passes the plan's sharing policy.
  */
 public class AgentContractPropertyTest {
-  private static final List<Resource> BUNDLES = List.of(B, Resource.of(2048, 1), Resource.of(1024, 2));
+  private static final List<Resource> BUNDLES =
+      List.of(B, Resource.of(2048, 1), Resource.of(1024, 2));
 
   public static RdlExpression random(Random rnd, int depth) {
     if (depth == 0 || rnd.nextInt(10) < 4) {
@@ -53,8 +54,11 @@ public class AgentContractPropertyTest {
     for (int i = 0, n = 2 + rnd.nextInt(2); i < n; i++) {
       kids.add(random(rnd, depth - 1));
     }
-    return k == 1 ? Rdl.order(kids.toArray(RdlExpression[]::new)) : k == 2 ? Rdl.all(kids.toArray(RdlExpression[]::new))
-        : Rdl.any(kids.toArray(RdlExpression[]::new));
+    return k == 1
+        ? Rdl.order(kids.toArray(RdlExpression[]::new))
+        : k == 2
+            ? Rdl.all(kids.toArray(RdlExpression[]::new))
+            : Rdl.any(kids.toArray(RdlExpression[]::new));
   }
 
   static Plan randomPlan(Random rnd, SharingPolicy policy) {
@@ -64,8 +68,8 @@ public class AgentContractPropertyTest {
       long s = rnd.nextInt(80);
       long e = s + 1 + rnd.nextInt(20);
       long n = 1 + rnd.nextInt((int) cap);
-      if (Fixtures.bundlesAt(p.load(), s) + n <= cap && p.maxLoad(s, e).plus(Fixtures.bundles(n))
-          .fitsIn(Fixtures.bundles(cap))) {
+      if (Fixtures.bundlesAt(p.load(), s) + n <= cap
+          && p.maxLoad(s, e).plus(Fixtures.bundles(n)).fitsIn(Fixtures.bundles(cap))) {
         Fixtures.commit(p, "x" + i, i % 2 == 0 ? "bob" : "alice", s, e, n);
       }
     }
@@ -75,8 +79,14 @@ public class AgentContractPropertyTest {
   @Test
   void everyPlacementOfEveryAgentKeepsTheContractCapacityAndPolicy() {
     Random rnd = new Random(2024);
-    List<ReservationAgent> agents = List.of(new GreeAgent(), new GreeLAgent(), new GreeLAgent(false),
-        PortfolioAgent.greeLThenGree(), GreeLAgent.lowLoad(), MinCostPortfolioAgent.standard());
+    List<ReservationAgent> agents =
+        List.of(
+            new GreeAgent(),
+            new GreeLAgent(),
+            new GreeLAgent(false),
+            PortfolioAgent.greeLThenGree(),
+            GreeLAgent.lowLoad(),
+            MinCostPortfolioAgent.standard());
     int[] placedCount = new int[agents.size()];
     int compiledCount = 0;
     for (int trial = 0; trial < 400; trial++) {
@@ -85,10 +95,12 @@ public class AgentContractPropertyTest {
         continue;
       }
       compiledCount++;
-      SharingPolicy policy = trial % 2 == 0 ? new NoOverCommitPolicy() : new CapacityOverTimePolicy(0.5, 1.0, 20);
+      SharingPolicy policy =
+          trial % 2 == 0 ? new NoOverCommitPolicy() : new CapacityOverTimePolicy(0.5, 1.0, 20);
       Plan plan = randomPlan(rnd, policy);
       for (int i = 0; i < agents.size(); i++) {
-        ReservationAgent.Result r = agents.get(i).place(plan, ReservationRequest.of("r", "alice", e));
+        ReservationAgent.Result r =
+            agents.get(i).place(plan, ReservationRequest.of("r", "alice", e));
         if (!(r instanceof ReservationAgent.Placed placed)) {
           ReservationAgent.Rejected no = assertInstanceOf(ReservationAgent.Rejected.class, r);
           assertTrue(!no.rejection().message().isEmpty());
@@ -100,7 +112,9 @@ public class AgentContractPropertyTest {
         assertEquals(List.of(), ContractChecker.check(Fixtures.compiled(e), a), where);
         for (Segment s : a.total().nonZeroSegments()) {
           for (long t = s.start(); t < s.end(); t++) {
-            assertTrue(ResourceMath.firstExceeding(plan.loadAt(t).plus(s.value()), plan.capacity().at(t)) < 0,
+            assertTrue(
+                ResourceMath.firstExceeding(plan.loadAt(t).plus(s.value()), plan.capacity().at(t))
+                    < 0,
                 where + " over capacity at " + t);
           }
         }
@@ -110,11 +124,17 @@ public class AgentContractPropertyTest {
     }
     assertTrue(compiledCount > 150, "most random expressions compile: " + compiledCount);
     for (int i = 0; i < agents.size(); i++) {
-      assertTrue(placedCount[i] > 40, agents.get(i).name() + " placed only " + placedCount[i] + " of " + compiledCount);
+      assertTrue(
+          placedCount[i] > 40,
+          agents.get(i).name() + " placed only " + placedCount[i] + " of " + compiledCount);
     }
-    assertTrue(placedCount[3] >= placedCount[0] && placedCount[3] >= placedCount[1],
+    assertTrue(
+        placedCount[3] >= placedCount[0] && placedCount[3] >= placedCount[1],
         "the portfolio accepts whatever either of its agents accepts");
-    assertTrue(placedCount[5] >= placedCount[0] && placedCount[5] >= placedCount[1] && placedCount[5] >= placedCount[4],
+    assertTrue(
+        placedCount[5] >= placedCount[0]
+            && placedCount[5] >= placedCount[1]
+            && placedCount[5] >= placedCount[4],
         "the min-cost portfolio accepts whatever any of its agents accepts");
   }
 }

@@ -21,18 +21,33 @@ class PlanTest {
     commit(p, "a", "alice", 0, 10, 3);
     commit(p, "b", "bob", 5, 15, 4);
     commit(p, "c", "alice", 8, 12, 2);
-    assertEquals(List.of(3L, 7L, 9L, 6L, 4L, 0L), List.of(bundlesAt(p.load(), 0), bundlesAt(p.load(), 5),
-        bundlesAt(p.load(), 8), bundlesAt(p.load(), 10), bundlesAt(p.load(), 12), bundlesAt(p.load(), 15)));
+    assertEquals(
+        List.of(3L, 7L, 9L, 6L, 4L, 0L),
+        List.of(
+            bundlesAt(p.load(), 0),
+            bundlesAt(p.load(), 5),
+            bundlesAt(p.load(), 8),
+            bundlesAt(p.load(), 10),
+            bundlesAt(p.load(), 12),
+            bundlesAt(p.load(), 15)));
     assertEquals(5, bundlesAt(p.userLoad("alice"), 9));
     assertEquals(bundles(9), p.maxLoad(0, 20));
     assertEquals(bundles(1), p.available(0, 20).at(9));
     p.remove(ReservationId.of("c"));
     assertEquals(3, bundlesAt(p.userLoad("alice"), 9));
     PlannedReservation b = p.reservation(ReservationId.of("b")).orElseThrow();
-    p.reallocate(b.id(), new Allocation(List.of(new AtomAllocation("window.atom", List.of("window.atom"), B,
-        List.of(new Block(15, 25, 4))))));
-    assertEquals(List.of(3L, 0L, 4L), List.of(bundlesAt(p.load(), 5), bundlesAt(p.load(), 12), bundlesAt(p.load(), 20)));
-    assertEquals(List.of("a", "b"), p.reservations().stream().map(r -> r.id().value()).toList(),
+    p.reallocate(
+        b.id(),
+        new Allocation(
+            List.of(
+                new AtomAllocation(
+                    "window.atom", List.of("window.atom"), B, List.of(new Block(15, 25, 4))))));
+    assertEquals(
+        List.of(3L, 0L, 4L),
+        List.of(bundlesAt(p.load(), 5), bundlesAt(p.load(), 12), bundlesAt(p.load(), 20)));
+    assertEquals(
+        List.of("a", "b"),
+        p.reservations().stream().map(r -> r.id().value()).toList(),
         "acceptance order survives reallocation");
     p.remove(ReservationId.of("a"));
     p.remove(ReservationId.of("b"));

@@ -107,7 +107,8 @@ class RleSkylinePropertyTest {
       }
       StepFunction diff = Skylines.combine(x, y, 5, 50, ResourceMath::minusClamped);
       for (int t = 0; t < HORIZON + 10; t++) {
-        Resource expected = t < 5 || t >= 50 ? Resource.ZERO : ResourceMath.minusClamped(x.at(t), y.at(t));
+        Resource expected =
+            t < 5 || t >= 50 ? Resource.ZERO : ResourceMath.minusClamped(x.at(t), y.at(t));
         assertEquals(expected, diff.at(t), "step " + t);
       }
     }

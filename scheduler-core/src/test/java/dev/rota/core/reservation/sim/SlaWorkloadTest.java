@@ -19,9 +19,13 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** Tenants, SLA draw, deadlines, RDL and the baseline's hindsight tuning, with hand-computed values. */
+/**
+ * Tenants, SLA draw, deadlines, RDL and the baseline's hindsight tuning, with hand-computed values.
+ */
 class SlaWorkloadTest {
-  /** A SWIM-like job: a map stage, and a reduce stage after it when {@code reduces} is non-empty. */
+  /**
+   * A SWIM-like job: a map stage, and a reduce stage after it when {@code reduces} is non-empty.
+   */
   static JobSpec mapReduce(String id, double submit, double[] maps, double[] reduces) {
     JobSpec.Builder b = JobSpec.builder(id).submitTime(submit).stage(Resource.SLOT, maps);
     if (reduces.length > 0) {
@@ -51,15 +55,21 @@ class SlaWorkloadTest {
     assertEquals(6, SlaWorkload.arrivalStep(5.5, 1.0));
     assertEquals(6 + 11, SlaWorkload.deadlineStep(k, 8, 0.10, 1.0));
     // 2 s steps: a 3 s task is a 2-step lease
-    assertEquals(2, SlaWorkload.leaseSteps(mapReduce("m", 0, times(1, 3), new double[0]).stages().get(0), 2.0));
+    assertEquals(
+        2,
+        SlaWorkload.leaseSteps(mapReduce("m", 0, times(1, 3), new double[0]).stages().get(0), 2.0));
   }
 
   @Test
   void rdlIsAWindowedOrderOfOneMalleableAtomPerStage() {
     JobSpec j = mapReduce("j", 0, times(10, 4), times(2, 7.5));
     RdlExpression e = JobReservations.rdl(j, 3, 21, 1.0, 1.0);
-    assertEquals(Rdl.window(Rdl.order(Rdl.atom(Resource.SLOT, 1, 10, 4, 40), Rdl.atom(Resource.SLOT, 1, 2, 8, 16)),
-        3, 21), e);
+    assertEquals(
+        Rdl.window(
+            Rdl.order(Rdl.atom(Resource.SLOT, 1, 10, 4, 40), Rdl.atom(Resource.SLOT, 1, 2, 8, 16)),
+            3,
+            21),
+        e);
     // 50% over-reservation: h = ceil(1.5 * tasks), w = h * l, same leases
     Window over = (Window) JobReservations.rdl(j, 3, 21, 1.5, 1.0);
     List<RdlExpression> atoms = ((Order) over.body()).children();
@@ -67,7 +77,9 @@ class SlaWorkloadTest {
     assertEquals(Rdl.atom(Resource.SLOT, 1, 3, 8, 24), atoms.get(1));
     // a map-only job is a bare atom in its window
     JobSpec m = mapReduce("m", 0, times(3, 2), new double[0]);
-    assertEquals(Rdl.window(Rdl.atom(Resource.SLOT, 1, 3, 2, 6), 0, 5), JobReservations.rdl(m, 0, 5, 1.0, 1.0));
+    assertEquals(
+        Rdl.window(Rdl.atom(Resource.SLOT, 1, 3, 2, 6), 0, 5),
+        JobReservations.rdl(m, 0, 5, 1.0, 1.0));
     assertTrue(((Window) JobReservations.rdl(m, 0, 5, 1.0, 1.0)).body() instanceof Atom);
     assertThrows(IllegalArgumentException.class, () -> JobReservations.rdl(m, 0, 5, 0.9, 1.0));
   }
@@ -82,7 +94,9 @@ class SlaWorkloadTest {
       count[t]++;
     }
     for (int c : count) {
-      assertTrue(c > 850 && c < 1150, "tenant sizes of 8000 sequential ids: " + java.util.Arrays.toString(count));
+      assertTrue(
+          c > 850 && c < 1150,
+          "tenant sizes of 8000 sequential ids: " + java.util.Arrays.toString(count));
     }
   }
 
@@ -90,7 +104,8 @@ class SlaWorkloadTest {
   void exactlyTheFractionOfJobsCarriesADeadlineAndEveryJobIsTaggedAndQueued() {
     List<JobSpec> jobs = new ArrayList<>();
     for (int i = 0; i < 400; i++) {
-      jobs.add(mapReduce("job" + i, i, times(1 + i % 5, 3), i % 3 == 0 ? times(1, 6) : new double[0]));
+      jobs.add(
+          mapReduce("job" + i, i, times(1 + i % 5, 3), i % 3 == 0 ? times(1, 6) : new double[0]));
     }
     SlaWorkload w = SlaWorkload.prepare(new Workload("t", jobs), 16, 8, 0.05, 0.10, 1.0, 42);
     List<JobSpec> out = w.workload().jobs();
@@ -100,7 +115,10 @@ class SlaWorkloadTest {
       assertEquals(SlaWorkload.tenantOf(j.id(), 8), t);
       if (SlaWorkload.isSla(j)) {
         assertEquals(SlaWorkload.slaQueue(t), j.queue());
-        assertEquals(SlaWorkload.deadlineStep(j, 16, 0.10, 1.0), SlaWorkload.deadline(j).orElseThrow(), 1e-12);
+        assertEquals(
+            SlaWorkload.deadlineStep(j, 16, 0.10, 1.0),
+            SlaWorkload.deadline(j).orElseThrow(),
+            1e-12);
       } else {
         assertEquals(SlaWorkload.beQueue(t), j.queue());
         assertTrue(SlaWorkload.deadline(j).isEmpty());
@@ -114,7 +132,10 @@ class SlaWorkloadTest {
   }
 
   static List<String> slaIds(SlaWorkload w) {
-    return w.workload().jobs().stream().filter(SlaWorkload::isSla).map(JobSpec::id).collect(Collectors.toList());
+    return w.workload().jobs().stream()
+        .filter(SlaWorkload::isSla)
+        .map(JobSpec::id)
+        .collect(Collectors.toList());
   }
 
   @Test
@@ -123,18 +144,20 @@ class SlaWorkloadTest {
     // B (4 tasks of 10 s at t=100): busy demand 8 for 10 s, 4 for 10 s -> 90th percentile 8.
     // Tenant 1 has SLA job C (2 tasks of 10 s): 90th percentile 2. Best-effort work: tenant 0 30
     // task-seconds, tenant 1 90.
-    List<JobSpec> jobs = List.of(
-        tagged(mapReduce("A", 0, times(8, 10), new double[0]), 0, true),
-        tagged(mapReduce("C", 0, times(2, 10), new double[0]), 1, true),
-        tagged(mapReduce("D", 0, times(3, 10), new double[0]), 0, false),
-        tagged(mapReduce("E", 0, times(9, 10), new double[0]), 1, false),
-        tagged(mapReduce("B", 100, times(4, 10), new double[0]), 0, true));
+    List<JobSpec> jobs =
+        List.of(
+            tagged(mapReduce("A", 0, times(8, 10), new double[0]), 0, true),
+            tagged(mapReduce("C", 0, times(2, 10), new double[0]), 1, true),
+            tagged(mapReduce("D", 0, times(3, 10), new double[0]), 0, false),
+            tagged(mapReduce("E", 0, times(9, 10), new double[0]), 1, false),
+            tagged(mapReduce("B", 100, times(4, 10), new double[0]), 0, true));
     SlaWorkload w = new SlaWorkload(new Workload("t", jobs), 16, 2, 1.0);
     assertEquals(8, w.slaDemandPercentile(90)[0], 1e-12);
     assertEquals(4, w.slaDemandPercentile(50)[0], 1e-12);
     assertEquals(2, w.slaDemandPercentile(90)[1], 1e-12);
     QueueSpec q = w.tunedQueues(90, 0.5, 2);
-    Map<String, QueueSpec> leaves = q.leaves().stream().collect(Collectors.toMap(QueueSpec::path, l -> l));
+    Map<String, QueueSpec> leaves =
+        q.leaves().stream().collect(Collectors.toMap(QueueSpec::path, l -> l));
     // SLA share 50% split 8:2 -> 40% and 10%; best effort 50% split 30:90 -> 12.5% and 37.5%
     assertEquals(40, leaves.get("root.t0_sla").capacity(), 1e-9);
     assertEquals(10, leaves.get("root.t1_sla").capacity(), 1e-9);
@@ -153,8 +176,17 @@ class SlaWorkloadTest {
     if (sla) {
       tags.put(SlaWorkload.TAG_DEADLINE, "1000");
     }
-    return new JobSpec(j.id(), j.user(), sla ? SlaWorkload.slaQueue(tenant) : SlaWorkload.beQueue(tenant),
-        j.submitTime(), j.stages(), j.priority(), j.reservationId(), j.constraints(), j.demandProfile(),
-        j.estimatedTaskDuration(), tags);
+    return new JobSpec(
+        j.id(),
+        j.user(),
+        sla ? SlaWorkload.slaQueue(tenant) : SlaWorkload.beQueue(tenant),
+        j.submitTime(),
+        j.stages(),
+        j.priority(),
+        j.reservationId(),
+        j.constraints(),
+        j.demandProfile(),
+        j.estimatedTaskDuration(),
+        tags);
   }
 }

@@ -4,11 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.junit.jupiter.api.Test;
-
-import dev.rota.core.reservation.system.AgentCatalog;
 import dev.rota.core.reservation.agent.GreeLAgent;
 import dev.rota.core.reservation.agent.PortfolioAgent;
+import org.junit.jupiter.api.Test;
+
 class AgentCatalogTest {
   @Test
   void createsEachAgentByName() {
@@ -19,7 +18,9 @@ class AgentCatalogTest {
 
   @Test
   void unknownNameListsTheKnownOnes() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> AgentCatalog.create("simplex"));
-    assertTrue(e.getMessage().contains("'simplex'") && e.getMessage().contains("gree-l"), e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> AgentCatalog.create("simplex"));
+    assertTrue(
+        e.getMessage().contains("'simplex'") && e.getMessage().contains("gree-l"), e.getMessage());
   }
 }

@@ -23,18 +23,18 @@ import java.util.logging.Logger;
 
 /**
  * The exact MILP agent (paper §4.1), online: each reservation is optimised on its own against the
- * existing plan, with the paper's formulation ({@link MilpModel}) solved by OR-Tools CP-SAT under a time
- * cap ({@link MilpSettings#timeCapSeconds()}). The search space is what the plan's sharing policy leaves
- * the user, exactly as for the greedy agents.
+ * existing plan, with the paper's formulation ({@link MilpModel}) solved by OR-Tools CP-SAT under a
+ * time cap ({@link MilpSettings#timeCapSeconds()}). The search space is what the plan's sharing
+ * policy leaves the user, exactly as for the greedy agents.
  *
- * <p>Before solving, the fallback agent (by default GREE-L then GREE) places the request too; its plan
- * is the solver's hint and the answer of last resort. The MILP's placement is returned when the solver
- * found one (optimal, or feasible when the cap was hit) and its objective is no worse than the fallback's
- * under the same objective; otherwise the fallback's placement is returned, its agent name saying so
- * ({@code MILP>fallback:GREE-L}). The fallback is also used when the model would be larger than {@link
- * MilpSettings#maxCells()}. A placement the solver claims is re-checked with {@link ContractChecker}
- * and against the free capacity; a solver answer that failed that check would be a bug, reported as an
- * exception rather than committed.
+ * <p>Before solving, the fallback agent (by default GREE-L then GREE) places the request too; its
+ * plan is the solver's hint and the answer of last resort. The MILP's placement is returned when
+ * the solver found one (optimal, or feasible when the cap was hit) and its objective is no worse
+ * than the fallback's under the same objective; otherwise the fallback's placement is returned, its
+ * agent name saying so ({@code MILP>fallback:GREE-L}). The fallback is also used when the model
+ * would be larger than {@link MilpSettings#maxCells()}. A placement the solver claims is re-checked
+ * with {@link ContractChecker} and against the free capacity; a solver answer that failed that
+ * check would be a bug, reported as an exception rather than committed.
  *
  * <p>Stateless apart from counters of how each answer was reached ({@link #stats()}).
  */
@@ -118,18 +118,22 @@ public final class MilpAgent implements ReservationAgent {
     StepFunction free = plan.availableFor(request.user(), replacing, lo, hi);
     LongUnaryOperator price = loadShare(plan, lo, hi);
     Result greedy = fallback.placeCompiled(plan, request);
-    Map<String, Allocation> hint = greedy instanceof Placed p ? Map.of("r", p.allocation()) : Map.of();
-    MilpModel.Outcome out = MilpModel.solve(List.of(new MilpModel.Contract("r", contract, 1)), free, price, hint,
-        settings);
+    Map<String, Allocation> hint =
+        greedy instanceof Placed p ? Map.of("r", p.allocation()) : Map.of();
+    MilpModel.Outcome out =
+        MilpModel.solve(
+            List.of(new MilpModel.Contract("r", contract, 1)), free, price, hint, settings);
     switch (out.status()) {
       case TOO_LARGE -> {
         stats.tooLarge++;
-        return fallBack(greedy, "model of " + out.cells() + " cells exceeds maxCells " + settings.maxCells());
+        return fallBack(
+            greedy, "model of " + out.cells() + " cells exceeds maxCells " + settings.maxCells());
       }
       case NO_SOLUTION, INFEASIBLE -> {
-        return fallBack(greedy, "no solution within the cap of " + settings.timeCapSeconds() + " s");
+        return fallBack(
+            greedy, "no solution within the cap of " + settings.timeCapSeconds() + " s");
       }
-      default -> { }
+      default -> {}
     }
     Allocation milp = out.accepted().get("r");
     if (milp == null) {
@@ -138,15 +142,22 @@ public final class MilpAgent implements ReservationAgent {
         return fallBack(greedy, "the solver's best solution rejects it (" + out.status() + ")");
       }
       stats.rejected++;
-      return new Rejected(Rejection.withCauses(Rejection.Code.NO_CAPACITY, NAME, "",
-          out.status() == MilpModel.Status.OPTIMAL
-              ? "no placement exists in the free capacity (proven by CP-SAT)"
-              : "CP-SAT found no placement within the cap of " + settings.timeCapSeconds() + " s",
-          List.of(((Rejected) greedy).rejection())));
+      return new Rejected(
+          Rejection.withCauses(
+              Rejection.Code.NO_CAPACITY,
+              NAME,
+              "",
+              out.status() == MilpModel.Status.OPTIMAL
+                  ? "no placement exists in the free capacity (proven by CP-SAT)"
+                  : "CP-SAT found no placement within the cap of "
+                      + settings.timeCapSeconds()
+                      + " s",
+              List.of(((Rejected) greedy).rejection())));
     }
     verify(contract, milp, free);
     if (greedy instanceof Placed p && objective(p.allocation(), price) < objective(milp, price)) {
-      return fallBack(greedy, "the solver's solution (" + out.status() + ") is worse than the fallback's");
+      return fallBack(
+          greedy, "the solver's solution (" + out.status() + ") is worse than the fallback's");
     }
     if (out.status() == MilpModel.Status.OPTIMAL) {
       stats.solvedOptimal++;
@@ -164,13 +175,18 @@ public final class MilpAgent implements ReservationAgent {
     }
     stats.rejected++;
     Rejection r = ((Rejected) greedy).rejection();
-    return new Rejected(Rejection.withCauses(Rejection.Code.NO_CAPACITY, NAME, "", why + "; the fallback "
-        + fallback.name() + " found no placement either", List.of(r)));
+    return new Rejected(
+        Rejection.withCauses(
+            Rejection.Code.NO_CAPACITY,
+            NAME,
+            "",
+            why + "; the fallback " + fallback.name() + " found no placement either",
+            List.of(r)));
   }
 
   /**
-   * The secondary objective (λ·Σ y + Σ c·x) of an allocation, to compare the solver's answer with the
-   * fallback's on equal terms.
+   * The secondary objective (λ·Σ y + Σ c·x) of an allocation, to compare the solver's answer with
+   * the fallback's on equal terms.
    */
   long objective(Allocation a, LongUnaryOperator price) {
     long total = 0;
@@ -188,7 +204,9 @@ public final class MilpAgent implements ReservationAgent {
     return total;
   }
 
-  /** The solver's answer must satisfy the contract and fit the free space; anything else is a bug. */
+  /**
+   * The solver's answer must satisfy the contract and fit the free space; anything else is a bug.
+   */
   private static void verify(CompiledRdl contract, Allocation a, Skyline free) {
     List<ContractChecker.Violation> v = ContractChecker.check(contract, a);
     if (!v.isEmpty()) {
@@ -198,8 +216,14 @@ public final class MilpAgent implements ReservationAgent {
     for (Segment s : total.segments(a.start().orElse(0), a.end().orElse(0))) {
       for (long t = s.start(); t < s.end(); t++) {
         if (!s.value().fitsIn(free.at(t))) {
-          throw new IllegalStateException("MILP solution uses " + s.value() + " at step " + t + " but only "
-              + free.at(t) + " is free");
+          throw new IllegalStateException(
+              "MILP solution uses "
+                  + s.value()
+                  + " at step "
+                  + t
+                  + " but only "
+                  + free.at(t)
+                  + " is free");
         }
       }
     }
@@ -211,7 +235,8 @@ public final class MilpAgent implements ReservationAgent {
     for (Segment s : plan.load().segments(lo, hi)) {
       for (long t = s.start(); t < s.end(); t++) {
         Resource cap = plan.capacity().at(t);
-        share[(int) (t - lo)] = cap.isZero() ? 1000 : Math.round(1000 * Math.min(1.0, s.value().dominantShare(cap)));
+        share[(int) (t - lo)] =
+            cap.isZero() ? 1000 : Math.round(1000 * Math.min(1.0, s.value().dominantShare(cap)));
       }
     }
     return t -> t < lo || t >= hi ? 0 : share[(int) (t - lo)];

@@ -30,49 +30,56 @@ import java.util.function.LongUnaryOperator;
 /**
  * The paper's planning MILP (§4.1, eqs. 1-17 and the objective of §4.1.1) for a set of compiled
  * contracts over the free capacity of a plan, built for Google OR-Tools CP-SAT and solved with a
- * time cap. One contract is the online agent's problem (one reservation against the existing
- * plan); many contracts are the paper's offline problem (all jobs known in advance).
+ * time cap. One contract is the online agent's problem (one reservation against the existing plan);
+ * many contracts are the paper's offline problem (all jobs known in advance).
  *
  * <p>Notation as in the paper: j ranges over atoms (the compiler's normal form; after it each atom
  * is a "job"), t over plan steps. All quantities are integers: x_jt counts bundles.
  *
  * <p><b>Variables per atom j</b> (window [s_j, e_j), bundle b_j, parameters g, h, l, w):
+ *
  * <ul>
- *   <li>n_jt ∈ [0, h/g], gangs held at t, so that x_jt = g·n_jt: eq. (6), the gang domain {0, g, 2g,
- *       ..., h}, linearised as in the paper's reading; for g = 1 this is eq. (5) with integral bundles;
- *   <li>lease starts: when l &gt; 1, z_jτ ∈ [0, h/g] counts gangs whose lease of exactly l steps starts at
- *       τ, and n_jt = n_j(t-1) + z_jt - z_j(t-l). This is how we encode the minimum lease (ours): the
- *       paper's eqs. (7)-(9) only handle rigid gangs (g = h, l = w/h) and need the compiler to rewrite
- *       other gangs into rigid pieces; lease starts give every atom, malleable or gang, allocations made
- *       of blocks of g·k bundles lasting l steps, exactly what {@code ContractChecker} accepts and what
- *       GREE places. When w/g is not a multiple of l, one "tail" lease of l + (w/g mod l) steps (a
- *       boolean start tz_jτ) absorbs the rest, as in the greedy agents;
+ *   <li>n_jt ∈ [0, h/g], gangs held at t, so that x_jt = g·n_jt: eq. (6), the gang domain {0, g,
+ *       2g, ..., h}, linearised as in the paper's reading; for g = 1 this is eq. (5) with integral
+ *       bundles;
+ *   <li>lease starts: when l &gt; 1, z_jτ ∈ [0, h/g] counts gangs whose lease of exactly l steps
+ *       starts at τ, and n_jt = n_j(t-1) + z_jt - z_j(t-l). This is how we encode the minimum lease
+ *       (ours): the paper's eqs. (7)-(9) only handle rigid gangs (g = h, l = w/h) and need the
+ *       compiler to rewrite other gangs into rigid pieces; lease starts give every atom, malleable
+ *       or gang, allocations made of blocks of g·k bundles lasting l steps, exactly what {@code
+ *       ContractChecker} accepts and what GREE places. When w/g is not a multiple of l, one "tail"
+ *       lease of l + (w/g mod l) steps (a boolean start tz_jτ) absorbs the rest, as in the greedy
+ *       agents;
  *   <li>y_jt ≥ |x_jt - x_j(t-1)| for t in [s_j, e_j] (x is 0 outside the window): eqs. (8) and (9);
- *   <li>o_j = 1 - p_j, where p_j is the literal "placed" of the atom's contract or alternative: eq. (11).
+ *   <li>o_j = 1 - p_j, where p_j is the literal "placed" of the atom's contract or alternative: eq.
+ *       (11).
  * </ul>
  *
  * <p><b>Constraints</b>: (1) capacity per step and resource dimension, Σ_j b_j·x_jt ≤ free_t; (2)
  * x_jt ≤ h_j (the domain of n_jt); (3)+(10) demand with overflow, Σ_t x_jt = w_j·p_j, i.e. the
- * overflow x_jo = w_j·o_j is all or nothing (ours: a rejected contract keeps no partial allocation);
- * (7) Σ_t y_jt ≤ 2g for rigid gangs (implied by lease starts, kept as in the paper); any/all through
- * the placement literals: all and order children share their parent's literal (Σ o = 0 in an accepted
- * all), an any's children have Σ p_child = p_parent (exactly one alternative, Σ o = k - 1); order by the
- * start/finish indicators of Fig. 6: (12) s_jt ≥ s_j(t-1), (13) x_jt ≤ h_j·s_jt, (14) f_jt ≥ f_j(t+1),
- * (15) x_jt ≤ h_j·f_jt, (16) s_j''t ≤ 1 - f_j't for consecutive operands, (17) s, f boolean; an
- * operator operand summarises its children with s_et ≥ s_ct and f_et ≥ f_ct (the paper's "support
- * variables" for nesting).
+ * overflow x_jo = w_j·o_j is all or nothing (ours: a rejected contract keeps no partial
+ * allocation); (7) Σ_t y_jt ≤ 2g for rigid gangs (implied by lease starts, kept as in the paper);
+ * any/all through the placement literals: all and order children share their parent's literal (Σ o
+ * = 0 in an accepted all), an any's children have Σ p_child = p_parent (exactly one alternative, Σ
+ * o = k - 1); order by the start/finish indicators of Fig. 6: (12) s_jt ≥ s_j(t-1), (13) x_jt ≤
+ * h_j·s_jt, (14) f_jt ≥ f_j(t+1), (15) x_jt ≤ h_j·f_jt, (16) s_j''t ≤ 1 - f_j't for consecutive
+ * operands, (17) s, f boolean; an operator operand summarises its children with s_et ≥ s_ct and
+ * f_et ≥ f_ct (the paper's "support variables" for nesting).
  *
- * <p><b>Objective</b> (§4.1.1): minimise Σ_r α_r·o_r + λ·Σ_{j,t} y_jt + Σ_{j,t} c_t·x_jt, where c_t is
- * the plan's load share at t (per-mille) times the load-cost weight. α_r = weight_r·K with K larger than
- * the other two terms can ever be, so that accepting more (size-weighted) always wins; this is the
- * paper's "α_j &gt; w_j" soft-rejection form, which never makes the model infeasible.
+ * <p><b>Objective</b> (§4.1.1): minimise Σ_r α_r·o_r + λ·Σ_{j,t} y_jt + Σ_{j,t} c_t·x_jt, where c_t
+ * is the plan's load share at t (per-mille) times the load-cost weight. α_r = weight_r·K with K
+ * larger than the other two terms can ever be, so that accepting more (size-weighted) always wins;
+ * this is the paper's "α_j &gt; w_j" soft-rejection form, which never makes the model infeasible.
  */
 final class MilpModel {
   static {
     Loader.loadNativeLibraries();
   }
 
-  /** One contract to place; {@code weight} scales its rejection penalty α (1 online, its size offline). */
+  /**
+   * One contract to place; {@code weight} scales its rejection penalty α (1 online, its size
+   * offline).
+   */
   record Contract(String key, CompiledRdl rdl, long weight) {
     Contract {
       Objects.requireNonNull(key, "key");
@@ -98,7 +105,12 @@ final class MilpModel {
   }
 
   /** The outcome: per contract key the allocation of accepted contracts. */
-  record Outcome(Status status, Map<String, Allocation> accepted, long objective, int variables, long cells,
+  record Outcome(
+      Status status,
+      Map<String, Allocation> accepted,
+      long objective,
+      int variables,
+      long cells,
       double wallSeconds) {}
 
   private final CpModel model = new CpModel();
@@ -168,9 +180,14 @@ final class MilpModel {
    *
    * @param free what the contracts may use at each step (the user's available space)
    * @param price c_t before weighting: the per-mille load share at step t (0 for none)
-   * @param hints greedy allocations per contract key, given to CP-SAT as a starting point (may be empty)
+   * @param hints greedy allocations per contract key, given to CP-SAT as a starting point (may be
+   *     empty)
    */
-  static Outcome solve(List<Contract> contracts, Skyline free, LongUnaryOperator price, Map<String, Allocation> hints,
+  static Outcome solve(
+      List<Contract> contracts,
+      Skyline free,
+      LongUnaryOperator price,
+      Map<String, Allocation> hints,
       MilpSettings settings) {
     long t0 = System.nanoTime();
     long cells = cells(contracts);
@@ -205,7 +222,10 @@ final class MilpModel {
     }
     capacity();
     // objective (§4.1.1): K bounds λ·Σy (≤ 2·Σw) plus Σ c·x (≤ maxPrice·Σw), so α dominates
-    long k = 1 + 2 * settings.preemptionWeight() * totalWork + settings.loadCostWeight() * maxPrice * totalWork;
+    long k =
+        1
+            + 2 * settings.preemptionWeight() * totalWork
+            + settings.loadCostWeight() * maxPrice * totalWork;
     LinearExprBuilder obj = secondary;
     for (Contract c : contracts) {
       BoolVar p = placed.get(c.key());
@@ -266,10 +286,12 @@ final class MilpModel {
     }
     boolean leases = l > 1 || v.tail > 0;
     if (leases) {
-      // lease starts (ours, see the class comment): n_t = n_{t-1} + z_t - z_{t-l} + tz_t - tz_{t-tail}
+      // lease starts (ours, see the class comment): n_t = n_{t-1} + z_t - z_{t-l} + tz_t -
+      // tz_{t-tail}
       v.z = new IntVar[len];
       for (int i = 0; i < len; i++) {
-        v.z[i] = i + l <= len ? integer(0, v.gangsMax, "z[" + id + "@" + (a.start() + i) + "]") : null;
+        v.z[i] =
+            i + l <= len ? integer(0, v.gangsMax, "z[" + id + "@" + (a.start() + i) + "]") : null;
       }
       if (v.tail > 0) {
         v.tz = new BoolVar[len];
@@ -313,7 +335,8 @@ final class MilpModel {
     }
     work.addTerm(p, -(a.w() / g));
     model.addEquality(work, 0);
-    // eqs. (8), (9): y_jt ≥ |x_jt - x_j(t-1)| on [s_j, e_j], x = 0 outside the window; λ·Σ y in the objective
+    // eqs. (8), (9): y_jt ≥ |x_jt - x_j(t-1)| on [s_j, e_j], x = 0 outside the window; λ·Σ y in the
+    // objective
     LinearExprBuilder ySum = LinearExpr.newBuilder();
     v.y = new IntVar[len + 1];
     for (int i = 0; i <= len; i++) {
@@ -340,7 +363,8 @@ final class MilpModel {
       // eq. (7): a rigid gang steps up to g once and down once
       model.addLessOrEqual(ySum, 2 * g);
     }
-    // Σ c_jt·x_jt: c_t = the plan's load share at t (per-mille) times the load-cost weight, per bundle
+    // Σ c_jt·x_jt: c_t = the plan's load share at t (per-mille) times the load-cost weight, per
+    // bundle
     if (settings.loadCostWeight() > 0) {
       for (int i = 0; i < len; i++) {
         long c = price.applyAsLong(a.start() + i) * settings.loadCostWeight();
@@ -387,7 +411,8 @@ final class MilpModel {
   private record Indicators(long lo, BoolVar[] s, BoolVar[] f) {}
 
   /** Eqs. (12)-(17) for every order in the tree. */
-  private void orders(CompiledNode n, IdentityHashMap<CompiledNode, Indicators> memo, long lo, long hi) {
+  private void orders(
+      CompiledNode n, IdentityHashMap<CompiledNode, Indicators> memo, long lo, long hi) {
     if (!(n instanceof CompiledOp op)) {
       return;
     }
@@ -407,7 +432,8 @@ final class MilpModel {
     }
   }
 
-  private Indicators indicators(CompiledNode n, IdentityHashMap<CompiledNode, Indicators> memo, long lo, long hi) {
+  private Indicators indicators(
+      CompiledNode n, IdentityHashMap<CompiledNode, Indicators> memo, long lo, long hi) {
     Indicators have = memo.get(n);
     if (have != null) {
       return have;
@@ -420,24 +446,31 @@ final class MilpModel {
       f[t] = bool("f[" + n.path() + "@" + (lo + t) + "]");
     }
     for (int t = 1; t < len; t++) {
-      model.addGreaterOrEqual(LinearExpr.weightedSum(new Literal[] {s[t], s[t - 1]}, new long[] {1, -1}), 0); // (12)
-      model.addGreaterOrEqual(LinearExpr.weightedSum(new Literal[] {f[t - 1], f[t]}, new long[] {1, -1}), 0); // (14)
+      model.addGreaterOrEqual(
+          LinearExpr.weightedSum(new Literal[] {s[t], s[t - 1]}, new long[] {1, -1}), 0); // (12)
+      model.addGreaterOrEqual(
+          LinearExpr.weightedSum(new Literal[] {f[t - 1], f[t]}, new long[] {1, -1}), 0); // (14)
     }
     if (n instanceof CompiledAtom a) {
       AtomVars v = atoms.stream().filter(x -> x.atom == a).findFirst().orElseThrow();
       for (long t = a.start(); t < a.end(); t++) {
         int i = (int) (t - lo);
         // (13), (15): x_jt/h_j ≤ s_jt, f_jt, i.e. n_jt ≤ (h/g)·s_jt
-        model.addLessOrEqual(LinearExpr.weightedSum(new IntVar[] {v.at(t), s[i]}, new long[] {1, -v.gangsMax}), 0);
-        model.addLessOrEqual(LinearExpr.weightedSum(new IntVar[] {v.at(t), f[i]}, new long[] {1, -v.gangsMax}), 0);
+        model.addLessOrEqual(
+            LinearExpr.weightedSum(new IntVar[] {v.at(t), s[i]}, new long[] {1, -v.gangsMax}), 0);
+        model.addLessOrEqual(
+            LinearExpr.weightedSum(new IntVar[] {v.at(t), f[i]}, new long[] {1, -v.gangsMax}), 0);
       }
     } else {
-      // nesting: an operator has started once any operand has, and is unfinished while any operand is
+      // nesting: an operator has started once any operand has, and is unfinished while any operand
+      // is
       for (CompiledNode c : ((CompiledOp) n).children()) {
         Indicators ci = indicators(c, memo, lo, hi);
         for (int t = 0; t < len; t++) {
-          model.addGreaterOrEqual(LinearExpr.weightedSum(new Literal[] {s[t], ci.s()[t]}, new long[] {1, -1}), 0);
-          model.addGreaterOrEqual(LinearExpr.weightedSum(new Literal[] {f[t], ci.f()[t]}, new long[] {1, -1}), 0);
+          model.addGreaterOrEqual(
+              LinearExpr.weightedSum(new Literal[] {s[t], ci.s()[t]}, new long[] {1, -1}), 0);
+          model.addGreaterOrEqual(
+              LinearExpr.weightedSum(new Literal[] {f[t], ci.f()[t]}, new long[] {1, -1}), 0);
         }
       }
     }
@@ -446,27 +479,31 @@ final class MilpModel {
     return out;
   }
 
-  private Outcome run(List<Contract> contracts, Map<String, Allocation> hints, long cells, long t0) {
+  private Outcome run(
+      List<Contract> contracts, Map<String, Allocation> hints, long cells, long t0) {
     hint(hints);
     CpSolver solver = new CpSolver();
     solver.getParameters().setMaxTimeInSeconds(settings.timeCapSeconds());
     solver.getParameters().setNumWorkers(settings.workers());
     solver.getParameters().setRandomSeed(settings.seed());
-    // probing in presolve spent most of the cap on these time-indexed models (5.8 s of 10 on 40 jobs,
+    // probing in presolve spent most of the cap on these time-indexed models (5.8 s of 10 on 40
+    // jobs,
     // measured) before the first solution; without it the greedy hint is the first solution at once
     solver.getParameters().setCpModelProbingLevel(0);
     // -Drota.milp.log=true prints CP-SAT's search log (diagnostics only)
     solver.getParameters().setLogSearchProgress(Boolean.getBoolean("rota.milp.log"));
     CpSolverStatus st = solver.solve(model);
     double wall = (System.nanoTime() - t0) / 1e9;
-    Status status = switch (st) {
-      case OPTIMAL -> Status.OPTIMAL;
-      case FEASIBLE -> Status.FEASIBLE;
-      case INFEASIBLE -> Status.INFEASIBLE;
-      case MODEL_INVALID -> throw new IllegalStateException("CP-SAT rejected the MILP as invalid: "
-          + model.validate());
-      default -> Status.NO_SOLUTION;
-    };
+    Status status =
+        switch (st) {
+          case OPTIMAL -> Status.OPTIMAL;
+          case FEASIBLE -> Status.FEASIBLE;
+          case INFEASIBLE -> Status.INFEASIBLE;
+          case MODEL_INVALID ->
+              throw new IllegalStateException(
+                  "CP-SAT rejected the MILP as invalid: " + model.validate());
+          default -> Status.NO_SOLUTION;
+        };
     if (status != Status.OPTIMAL && status != Status.FEASIBLE) {
       return new Outcome(status, Map.of(), 0, variables, cells, wall);
     }
@@ -483,9 +520,9 @@ final class MilpModel {
   }
 
   /**
-   * A complete solution hint: the greedy allocation of every hinted contract, nothing for the others
-   * (rejected), with every auxiliary variable (lease starts, y, s, f, alternatives) derived from it, so
-   * that CP-SAT starts from the greedy answer.
+   * A complete solution hint: the greedy allocation of every hinted contract, nothing for the
+   * others (rejected), with every auxiliary variable (lease starts, y, s, f, alternatives) derived
+   * from it, so that CP-SAT starts from the greedy answer.
    */
   private void hint(Map<String, Allocation> hints) {
     if (hints.isEmpty()) {

@@ -14,10 +14,10 @@ import java.util.Map;
 
 /**
  * The paper's offline planning problem (§4.1.2 and the scale experiment of §6.3): every request is
- * known in advance and the MILP chooses which to accept and how to place them, all at once, maximising
- * size-weighted acceptance (α_r proportional to the request's work w_r, which dominates the other
- * terms) and then minimising preemption (λ·Σ y). Greedy placements of the same requests, when given,
- * are CP-SAT's starting hint, so that a capped solve starts from the greedy answer.
+ * known in advance and the MILP chooses which to accept and how to place them, all at once,
+ * maximising size-weighted acceptance (α_r proportional to the request's work w_r, which dominates
+ * the other terms) and then minimising preemption (λ·Σ y). Greedy placements of the same requests,
+ * when given, are CP-SAT's starting hint, so that a capped solve starts from the greedy answer.
  */
 public final class MilpPlanner {
   private MilpPlanner() {}
@@ -31,7 +31,8 @@ public final class MilpPlanner {
    * @param variables model variables
    * @param wallSeconds build plus solve time
    */
-  public record Outcome(Map<ReservationId, Allocation> accepted, String status, int variables, double wallSeconds) {
+  public record Outcome(
+      Map<ReservationId, Allocation> accepted, String status, int variables, double wallSeconds) {
     /** True when the solver produced a solution (optimal or not). */
     public boolean solved() {
       return status.equals("OPTIMAL") || status.equals("FEASIBLE");
@@ -39,11 +40,15 @@ public final class MilpPlanner {
   }
 
   /**
-   * Places {@code requests} together into {@code free} (the capacity left by whatever is already planned).
+   * Places {@code requests} together into {@code free} (the capacity left by whatever is already
+   * planned).
    *
    * @param hints greedy allocations by reservation id (may be empty)
    */
-  public static Outcome plan(Skyline free, List<PlacementRequest> requests, Map<ReservationId, Allocation> hints,
+  public static Outcome plan(
+      Skyline free,
+      List<PlacementRequest> requests,
+      Map<ReservationId, Allocation> hints,
       MilpSettings settings) {
     List<MilpModel.Contract> contracts = new ArrayList<>();
     Map<String, Allocation> byKey = new LinkedHashMap<>();
@@ -64,7 +69,8 @@ public final class MilpPlanner {
       if (a != null) {
         List<ContractChecker.Violation> v = ContractChecker.check(requests.get(i).contract(), a);
         if (!v.isEmpty()) {
-          throw new IllegalStateException("offline MILP solution breaks contract " + requests.get(i).id() + ": " + v);
+          throw new IllegalStateException(
+              "offline MILP solution breaks contract " + requests.get(i).id() + ": " + v);
         }
         accepted.put(requests.get(i).id(), a);
         used.addAll(a.total());
@@ -72,7 +78,8 @@ public final class MilpPlanner {
     }
     for (Segment s : used.segments(firstChange(used), lastChange(used))) {
       if (!s.value().isZero() && !s.value().fitsIn(free.min(s.start(), s.end()))) {
-        throw new IllegalStateException("offline MILP solution over-commits [" + s.start() + ", " + s.end() + ")");
+        throw new IllegalStateException(
+            "offline MILP solution over-commits [" + s.start() + ", " + s.end() + ")");
       }
     }
     return new Outcome(accepted, out.status().name(), out.variables(), out.wallSeconds());

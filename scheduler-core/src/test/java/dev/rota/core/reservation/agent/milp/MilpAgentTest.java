@@ -15,7 +15,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.rota.core.reservation.Fixtures;
 import dev.rota.core.reservation.ReservationId;
 import dev.rota.core.reservation.ReservationRequest;
-import dev.rota.core.reservation.system.AgentCatalog;
 import dev.rota.core.reservation.agent.GreeAgent;
 import dev.rota.core.reservation.agent.PlacementRequest;
 import dev.rota.core.reservation.agent.PortfolioAgent;
@@ -26,6 +25,7 @@ import dev.rota.core.reservation.plan.ContractChecker;
 import dev.rota.core.reservation.plan.Plan;
 import dev.rota.core.reservation.plan.PlanView;
 import dev.rota.core.reservation.rdl.RdlExpression;
+import dev.rota.core.reservation.system.AgentCatalog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -53,20 +53,33 @@ class MilpAgentTest {
   }
 
   private static void assertFits(PlanView plan, Allocation a) {
-    a.total().segments(a.start().orElse(0), a.end().orElse(0)).forEach(s -> {
-      for (long t = s.start(); t < s.end(); t++) {
-        assertTrue(plan.loadAt(t).plus(s.value()).fitsIn(plan.capacity().at(t)), "over capacity at " + t);
-      }
-    });
+    a.total()
+        .segments(a.start().orElse(0), a.end().orElse(0))
+        .forEach(
+            s -> {
+              for (long t = s.start(); t < s.end(); t++) {
+                assertTrue(
+                    plan.loadAt(t).plus(s.value()).fitsIn(plan.capacity().at(t)),
+                    "over capacity at " + t);
+              }
+            });
   }
 
   private static List<List<Long>> blocks(Allocation a, String path) {
-    return a.atom(path).orElseThrow(() -> new AssertionError("no allocation for " + path + " in " + a)).blocks()
-        .stream().map(b -> List.of(b.start(), b.end(), b.bundles())).sorted((x, y) -> Long.compare(x.get(0), y.get(0)))
+    return a
+        .atom(path)
+        .orElseThrow(() -> new AssertionError("no allocation for " + path + " in " + a))
+        .blocks()
+        .stream()
+        .map(b -> List.of(b.start(), b.end(), b.bundles()))
+        .sorted((x, y) -> Long.compare(x.get(0), y.get(0)))
         .toList();
   }
 
-  /** A rigid gang A = 2 bundles for 2 steps in [1, 4) and a malleable B, w = 4, h = 2, in [0, 4), on 2 bundles. */
+  /**
+   * A rigid gang A = 2 bundles for 2 steps in [1, 4) and a malleable B, w = 4, h = 2, in [0, 4), on
+   * 2 bundles.
+   */
   private static RdlExpression greedyTrap() {
     return all(window(atom(B, 2, 2, 2, 4), 1, 4), window(atom(B, 1, 2, 1, 4), 0, 4));
   }
@@ -75,7 +88,8 @@ class MilpAgentTest {
   void placesWhatBothGreedyAgentsRejectAtTheHandComputedOptimum() {
     Plan p = plan(2);
     // GREE puts B tall and late on [2, 4), GREE-L spreads it flat: either way A has no room left
-    assertInstanceOf(ReservationAgent.Rejected.class,
+    assertInstanceOf(
+        ReservationAgent.Rejected.class,
         PortfolioAgent.greeLThenGree().place(p, ReservationRequest.of("r", "alice", greedyTrap())));
 
     Allocation a = placed(milp, p, greedyTrap());
@@ -89,9 +103,11 @@ class MilpAgentTest {
 
   @Test
   void orderRunsTheSecondOperandStrictlyAfterTheFirstAtMinimumPreemption() {
-    // order(A malleable w=2 h=2, G rigid gang 2x2) in [0, 4) on 2 bundles: A must fit in [0, 2); flat A
+    // order(A malleable w=2 h=2, G rigid gang 2x2) in [0, 4) on 2 bundles: A must fit in [0, 2);
+    // flat A
     // (1 bundle for 2 steps, Σy = 2) beats tall A (2 bundles for 1 step, Σy = 4)
-    Allocation a = placed(milp, plan(2), window(order(atom(B, 1, 2, 1, 2), atom(B, 2, 2, 2, 4)), 0, 4));
+    Allocation a =
+        placed(milp, plan(2), window(order(atom(B, 1, 2, 1, 2), atom(B, 2, 2, 2, 4)), 0, 4));
 
     assertEquals(List.of(List.of(0L, 2L, 1L)), blocks(a, "window.order[0].atom"));
     assertEquals(List.of(List.of(2L, 4L, 2L)), blocks(a, "window.order[1].atom"));
@@ -102,7 +118,8 @@ class MilpAgentTest {
   void anyAllocatesExactlyOneAlternativeAndPicksTheOneThatFits() {
     Plan p = plan(4);
     commit(p, "busy", "bob", 0, 3, 3);
-    // alternative 0 needs a gang of 4 in [0, 3), where only 1 bundle is free; alternative 1 fits later
+    // alternative 0 needs a gang of 4 in [0, 3), where only 1 bundle is free; alternative 1 fits
+    // later
     RdlExpression e = any(window(atom(B, 4, 4, 2, 8), 0, 3), window(atom(B, 4, 4, 2, 8), 3, 6));
 
     Allocation a = placed(milp, p, e);
@@ -113,7 +130,8 @@ class MilpAgentTest {
 
   @Test
   void nonRigidGangIsBuiltFromLeasesOfWholeGangsAndStaysFlat() {
-    // g = 2, h = 4, l = 2, w = 8 in [0, 4) on 4 bundles: 2 bundles throughout (Σy = 4) beats 4 for 2 steps (Σy = 8)
+    // g = 2, h = 4, l = 2, w = 8 in [0, 4) on 4 bundles: 2 bundles throughout (Σy = 4) beats 4 for
+    // 2 steps (Σy = 8)
     Allocation a = placed(milp, plan(4), window(atom(B, 2, 4, 2, 8), 0, 4));
 
     assertEquals(List.of(List.of(0L, 2L, 2L), List.of(2L, 4L, 2L)), blocks(a, "window.atom"));
@@ -121,7 +139,8 @@ class MilpAgentTest {
 
   @Test
   void aLeaseLongerThanOneStepIsNeverCut() {
-    // malleable (g = 1) but l = 3, w = 6 in [0, 6) around a busy step 2 on 2 bundles: the two leases of
+    // malleable (g = 1) but l = 3, w = 6 in [0, 6) around a busy step 2 on 2 bundles: the two
+    // leases of
     // 3 steps must avoid the full step, so they go side by side on [3, 6)
     Plan p = plan(2);
     commit(p, "busy", "bob", 2, 3, 2);
@@ -132,11 +151,14 @@ class MilpAgentTest {
 
   @Test
   void aTailLeaseAbsorbsWorkThatIsNotAMultipleOfTheLease() {
-    // w = 5, l = 2, h = 1: two leases cannot cover 5, so one lease of 2 and a tail of 3 (or one of 5)
+    // w = 5, l = 2, h = 1: two leases cannot cover 5, so one lease of 2 and a tail of 3 (or one of
+    // 5)
     Allocation a = placed(milp, plan(1), window(atom(B, 1, 1, 2, 5), 0, 6));
 
     assertEquals(5, a.work());
-    assertTrue(a.atom("window.atom").orElseThrow().blocks().stream().allMatch(b -> b.length() >= 2), a::toString);
+    assertTrue(
+        a.atom("window.atom").orElseThrow().blocks().stream().allMatch(b -> b.length() >= 2),
+        a::toString);
   }
 
   @Test
@@ -171,7 +193,8 @@ class MilpAgentTest {
   }
 
   /** Minimum of Σ|Δx| + Σ c_t·x_t over x_t in [0, min(h, free_t)] with Σ x = w (x = 0 outside). */
-  private static long bruteForce(long[] x, int t, long left, long h, long[] free, LongUnaryOperator price) {
+  private static long bruteForce(
+      long[] x, int t, long left, long h, long[] free, LongUnaryOperator price) {
     if (t == x.length) {
       if (left != 0) {
         return Long.MAX_VALUE;
@@ -204,8 +227,9 @@ class MilpAgentTest {
 
     ReservationAgent.Placed got = assertInstanceOf(ReservationAgent.Placed.class, r);
     assertEquals("MILP>fallback:GREE-L", got.agent());
-    ReservationAgent.Placed greedy = (ReservationAgent.Placed) PortfolioAgent.greeLThenGree()
-        .place(p, ReservationRequest.of("r", "alice", e));
+    ReservationAgent.Placed greedy =
+        (ReservationAgent.Placed)
+            PortfolioAgent.greeLThenGree().place(p, ReservationRequest.of("r", "alice", e));
     assertEquals(greedy.allocation(), got.allocation());
     assertEquals(1, small.stats().fallbacks());
     assertEquals(1, small.stats().tooLarge());
@@ -218,8 +242,14 @@ class MilpAgentTest {
     for (int t = 0; t < 300; t += 7) {
       commit(p, "b" + t, "bob", t, t + 3, 20 + t % 17);
     }
-    RdlExpression e = window(order(atom(B, 1, 30, 2, 600), all(atom(B, 5, 10, 4, 400), atom(B, 1, 12, 1, 500)),
-        atom(B, 1, 25, 3, 900)), 0, 300);
+    RdlExpression e =
+        window(
+            order(
+                atom(B, 1, 30, 2, 600),
+                all(atom(B, 5, 10, 4, 400), atom(B, 1, 12, 1, 500)),
+                atom(B, 1, 25, 3, 900)),
+            0,
+            300);
     long t0 = System.nanoTime();
     ReservationAgent.Result r = capped.place(p, ReservationRequest.of("r", "alice", e));
     double seconds = (System.nanoTime() - t0) / 1e9;
@@ -227,10 +257,12 @@ class MilpAgentTest {
     ReservationAgent.Placed got = assertInstanceOf(ReservationAgent.Placed.class, r);
     assertEquals(List.of(), ContractChecker.check(Fixtures.compiled(e), got.allocation()));
     assertFits(p, got.allocation());
-    ReservationAgent.Placed greedy = (ReservationAgent.Placed) PortfolioAgent.greeLThenGree()
-        .place(p, ReservationRequest.of("r", "alice", e));
+    ReservationAgent.Placed greedy =
+        (ReservationAgent.Placed)
+            PortfolioAgent.greeLThenGree().place(p, ReservationRequest.of("r", "alice", e));
     LongUnaryOperator price = MilpAgent.loadShare(p, 0, 300);
-    assertTrue(capped.objective(got.allocation(), price) <= capped.objective(greedy.allocation(), price),
+    assertTrue(
+        capped.objective(got.allocation(), price) <= capped.objective(greedy.allocation(), price),
         got.agent());
     assertTrue(seconds < 10, "took " + seconds + " s with a 1 ms cap");
   }
@@ -243,17 +275,21 @@ class MilpAgentTest {
     for (int i = 0; i < 40; i++) {
       long s = rnd.nextInt(40);
       long f = s + 6 + rnd.nextInt(14);
-      RdlExpression e = switch (rnd.nextInt(4)) {
-        case 0 -> window(atom(B, 1, 1 + rnd.nextInt(6), 1, 4 + rnd.nextInt(20)), s, f);
-        case 1 -> window(atom(B, 3, 6, 2, 12), s, f);
-        case 2 -> window(order(atom(B, 1, 4, 1, 6 + rnd.nextInt(6)), atom(B, 2, 2, 3, 6)), s, f);
-        default -> any(window(atom(B, 4, 4, 3, 12), s, f), window(atom(B, 1, 2, 2, 8), s, f + 4));
-      };
+      RdlExpression e =
+          switch (rnd.nextInt(4)) {
+            case 0 -> window(atom(B, 1, 1 + rnd.nextInt(6), 1, 4 + rnd.nextInt(20)), s, f);
+            case 1 -> window(atom(B, 3, 6, 2, 12), s, f);
+            case 2 ->
+                window(order(atom(B, 1, 4, 1, 6 + rnd.nextInt(6)), atom(B, 2, 2, 3, 6)), s, f);
+            default ->
+                any(window(atom(B, 4, 4, 3, 12), s, f), window(atom(B, 1, 2, 2, 8), s, f + 4));
+          };
       ReservationRequest req = ReservationRequest.of("r" + i, "u" + (i % 3), e);
       ReservationAgent.Result g = greedy.place(p, req);
       ReservationAgent.Result m = milp.place(p, req);
       if (g instanceof ReservationAgent.Placed) {
-        assertInstanceOf(ReservationAgent.Placed.class, m, "MILP rejected what greedy placed: " + e);
+        assertInstanceOf(
+            ReservationAgent.Placed.class, m, "MILP rejected what greedy placed: " + e);
       }
       if (m instanceof ReservationAgent.Placed pl) {
         assertEquals(List.of(), ContractChecker.check(Fixtures.compiled(e), pl.allocation()));
@@ -272,27 +308,45 @@ class MilpAgentTest {
 
   @Test
   void offlinePlanningAcceptsMoreSizeWeightedWorkThanGreedyInArrivalOrder() {
-    // r1: malleable w = 4, h = 2 in [0, 4); r2: rigid gang 2x2 in [1, 4); capacity 2. GREE puts r1 on
+    // r1: malleable w = 4, h = 2 in [0, 4); r2: rigid gang 2x2 in [1, 4); capacity 2. GREE puts r1
+    // on
     // [2, 4) and must reject r2; the offline MILP places r2 on [2, 4) and r1 on [0, 2).
     Plan p = plan(2);
-    List<PlacementRequest> reqs = List.of(
-        new PlacementRequest(ReservationId.of("r1"), "alice", Fixtures.compiled(window(atom(B, 1, 2, 1, 4), 0, 4))),
-        new PlacementRequest(ReservationId.of("r2"), "alice", Fixtures.compiled(window(atom(B, 2, 2, 2, 4), 1, 4))));
+    List<PlacementRequest> reqs =
+        List.of(
+            new PlacementRequest(
+                ReservationId.of("r1"),
+                "alice",
+                Fixtures.compiled(window(atom(B, 1, 2, 1, 4), 0, 4))),
+            new PlacementRequest(
+                ReservationId.of("r2"),
+                "alice",
+                Fixtures.compiled(window(atom(B, 2, 2, 2, 4), 1, 4))));
     GreeAgent gree = new GreeAgent();
     List<ReservationId> greedyAccepted = new ArrayList<>();
     for (PlacementRequest r : reqs) {
       if (gree.placeCompiled(p, r) instanceof ReservationAgent.Placed pl) {
         greedyAccepted.add(r.id());
-        p.add(ReservationRequest.of(r.id().value(), "alice", r.contract().source()), r.contract(), pl.allocation());
+        p.add(
+            ReservationRequest.of(r.id().value(), "alice", r.contract().source()),
+            r.contract(),
+            pl.allocation());
       }
     }
     assertEquals(List.of(ReservationId.of("r1")), greedyAccepted);
 
-    MilpPlanner.Outcome off = MilpPlanner.plan(plan(2).available(0, 4), reqs, Map.of(), MilpSettings.DEFAULT);
+    MilpPlanner.Outcome off =
+        MilpPlanner.plan(plan(2).available(0, 4), reqs, Map.of(), MilpSettings.DEFAULT);
 
     assertEquals("OPTIMAL", off.status());
-    assertEquals(List.of(ReservationId.of("r1"), ReservationId.of("r2")), List.copyOf(off.accepted().keySet()));
-    assertEquals(List.of(new Block(0, 2, 2)), off.accepted().get(ReservationId.of("r1")).atoms().get(0).blocks());
-    assertEquals(List.of(new Block(2, 4, 2)), off.accepted().get(ReservationId.of("r2")).atoms().get(0).blocks());
+    assertEquals(
+        List.of(ReservationId.of("r1"), ReservationId.of("r2")),
+        List.copyOf(off.accepted().keySet()));
+    assertEquals(
+        List.of(new Block(0, 2, 2)),
+        off.accepted().get(ReservationId.of("r1")).atoms().get(0).blocks());
+    assertEquals(
+        List.of(new Block(2, 4, 2)),
+        off.accepted().get(ReservationId.of("r2")).atoms().get(0).blocks());
   }
 }
