@@ -3,6 +3,8 @@ package dev.rota.core.catalog;
 import dev.rota.core.baseline.FewestRunningFirst;
 import dev.rota.core.baseline.FifoPolicy;
 import dev.rota.core.baseline.StaticCapacityPolicy;
+import dev.rota.core.eunomia.Baselines;
+import dev.rota.core.eunomia.EunomiaPolicy;
 import dev.rota.core.hybrid.HybridCatalog;
 import dev.rota.core.hybrid.MechanismFactory;
 import dev.rota.core.hybrid.dice.DiceMechanism;
@@ -41,6 +43,11 @@ public final class Catalog {
     runners.add(Schedulers.centralized(FifoPolicy.NAME, FifoPolicy::new));
     runners.add(Schedulers.centralized(StaticCapacityPolicy.NAME, StaticCapacityPolicy::new));
     runners.add(Schedulers.offers(FewestRunningFirst.NAME, FewestRunningFirst::new));
+    runners.add(Schedulers.offers(EunomiaPolicy.NAME, EunomiaPolicy::new));
+    runners.add(Schedulers.offers(Baselines.Tsf.NAME, Baselines.Tsf::new));
+    runners.add(Schedulers.offers(Baselines.Choosy.NAME, Baselines.Choosy::new));
+    runners.add(Schedulers.offers(Baselines.Drf.NAME, Baselines.Drf::new));
+    runners.add(Schedulers.offers(Baselines.FairShare.NAME, Baselines.FairShare::new));
     for (String name : hybrid.names()) {
       runners.add(hybrid.runner(name));
     }

@@ -1,0 +1,23 @@
+package dev.rota.core.eunomia;
+
+import dev.rota.core.model.JobSpec;
+import dev.rota.core.model.NodeSpec;
+
+/**
+ * P[u][m]: the normalized performance of node {@code m} for job (user) {@code u} — how much
+ * progress one task slot on the node delivers, relative to a reference node. Per user, because
+ * CPU-bound and IO-bound jobs see different speed-ups on the same hardware (dissertation §5.3,
+ * Table 5.2).
+ */
+@FunctionalInterface
+public interface Performance {
+  /** P[u][m] for job {@code job} on node {@code node}; positive and finite. */
+  double of(JobSpec job, NodeSpec node);
+
+  /**
+   * The default: every user sees the node's own performance factor ({@link
+   * NodeSpec#performanceFactor()}), as in the dissertation's evaluation, where a task's runtime on
+   * a node is its Type-1 runtime divided by the node's normalized performance.
+   */
+  Performance NODE_FACTOR = (job, node) -> node.performanceFactor();
+}
