@@ -7,6 +7,7 @@ import dev.rota.experiments.adaptive.AdaptiveAccuracyExperiment;
 import dev.rota.experiments.adaptive.AdaptiveRuntimeExperiment;
 import dev.rota.experiments.adaptive.AdaptiveScaleExperiment;
 import dev.rota.experiments.baseline.BaselinesExperiment;
+import dev.rota.experiments.eunomia.EunomiaExperiment;
 import dev.rota.experiments.hybrid.HybridExperiment;
 import dev.rota.experiments.rayon.RayonPlannerExperiment;
 import dev.rota.experiments.rayon.RayonSlaExperiment;
@@ -29,7 +30,8 @@ public final class Experiments {
           AdaptiveAccuracyExperiment::new,
           AdaptiveRuntimeExperiment::new,
           AdaptiveScaleExperiment::new,
-          RayonPlannerExperiment::new);
+          RayonPlannerExperiment::new,
+          EunomiaExperiment::new);
 
   private Experiments() {}
 
