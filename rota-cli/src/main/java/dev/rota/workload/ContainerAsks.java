@@ -1,9 +1,17 @@
 package dev.rota.workload;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.yarn.api.records.ExecutionType;
 import org.apache.hadoop.yarn.api.records.ExecutionTypeRequest;
+import org.apache.hadoop.yarn.api.records.NodeAttributeOpCode;
 import org.apache.hadoop.yarn.api.records.Priority;
 import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceSizing;
+import org.apache.hadoop.yarn.api.records.SchedulingRequest;
+import org.apache.hadoop.yarn.api.resource.PlacementConstraint;
+import org.apache.hadoop.yarn.api.resource.PlacementConstraints;
 import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
 
 /**
@@ -32,6 +40,43 @@ final class ContainerAsks {
         .executionTypeRequest(
             ExecutionTypeRequest.newInstance(yarnType(spec.executionType()), true))
         .build();
+  }
+
+  /** The allocation tag of every task container of a constrained job. */
+  static final String TASK_TAG = "rota-task";
+
+  /**
+   * The scheduling request for {@code count} outstanding tasks of {@code stage} of a job with a
+   * node constraint: YARN sets a request's count (it does not add to it), so {@code count} is the
+   * stage's whole outstanding number.
+   */
+  static SchedulingRequest forStage(
+      WorkloadSpec.NodeConstraint c, WorkloadSpec.Stage stage, int count, Resource maximum) {
+    return SchedulingRequest.newBuilder()
+        .allocationRequestId(stage.index())
+        .priority(Priority.newInstance(stage.index()))
+        .executionType(ExecutionTypeRequest.newInstance(ExecutionType.GUARANTEED, true))
+        .allocationTags(Set.of(TASK_TAG))
+        .resourceSizing(ResourceSizing.newInstance(count, size(stage, maximum)))
+        .placementConstraintExpression(placement(c))
+        .build();
+  }
+
+  /** {@code or(targetNodeAttribute(NODE, EQ, attribute=value), ...)}. */
+  static PlacementConstraint placement(WorkloadSpec.NodeConstraint c) {
+    List<PlacementConstraint.AbstractConstraint> eqs = new ArrayList<>();
+    for (String v : c.values()) {
+      eqs.add(
+          PlacementConstraints.targetNodeAttribute(
+              PlacementConstraints.NODE,
+              NodeAttributeOpCode.EQ,
+              PlacementConstraints.PlacementTargets.nodeAttribute(c.attribute(), v)));
+    }
+    PlacementConstraint.AbstractConstraint expr =
+        eqs.size() == 1
+            ? eqs.get(0)
+            : PlacementConstraints.or(eqs.toArray(new PlacementConstraint.AbstractConstraint[0]));
+    return PlacementConstraints.build(expr);
   }
 
   static ExecutionType yarnType(dev.rota.core.model.ExecutionType type) {

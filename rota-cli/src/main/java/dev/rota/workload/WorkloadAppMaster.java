@@ -20,6 +20,7 @@ import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
 import org.apache.hadoop.yarn.api.records.NodeReport;
 import org.apache.hadoop.yarn.api.records.PreemptionMessage;
 import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.SchedulingRequest;
 import org.apache.hadoop.yarn.api.records.UpdatedContainer;
 import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
 import org.apache.hadoop.yarn.client.api.async.AMRMClientAsync;
@@ -151,6 +152,10 @@ public final class WorkloadAppMaster {
 
   /** Adds {@code tasks} to the pending queues and asks for one container each. Holds lock. */
   private void enqueue(List<StagePlan.Task> tasks) {
+    if (spec.constraint().isPresent()) {
+      enqueueConstrained(tasks, spec.constraint().get());
+      return;
+    }
     for (StagePlan.Task t : tasks) {
       pending.get(t.stage()).add(t);
       amrm.addContainerRequest(ContainerAsks.forTask(spec, spec.stages().get(t.stage()), maximum));
@@ -160,6 +165,24 @@ public final class WorkloadAppMaster {
             ContainerAsks.forTask(spec, spec.stages().get(t.stage()), maximum));
       }
     }
+  }
+
+  /**
+   * As {@link #enqueue}, for a job with a node constraint: one scheduling request per stage whose
+   * count is the stage's outstanding tasks (YARN enforces the constraint). Holds lock.
+   */
+  private void enqueueConstrained(List<StagePlan.Task> tasks, WorkloadSpec.NodeConstraint c) {
+    java.util.Set<Integer> stages = new java.util.TreeSet<>();
+    for (StagePlan.Task t : tasks) {
+      pending.get(t.stage()).add(t);
+      stages.add(t.stage());
+    }
+    List<SchedulingRequest> requests = new ArrayList<>();
+    for (int s : stages) {
+      int count = pending.get(s).size() * (spec.eirene().cloning() ? 2 : 1);
+      requests.add(ContainerAsks.forStage(c, spec.stages().get(s), count, maximum));
+    }
+    amrm.addSchedulingRequests(requests);
   }
 
   /** Marks the job failed and wakes the main thread. Holds lock. */
@@ -264,6 +287,9 @@ public final class WorkloadAppMaster {
 
     /** Removes one outstanding ask of {@code stage} (an allocation answered it). Holds lock. */
     private void removeOneAsk(long stage) {
+      if (spec.constraint().isPresent()) {
+        return; // YARN counts a scheduling request down itself
+      }
       Collection<ContainerRequest> asks = amrm.getMatchingRequests(stage);
       Iterator<ContainerRequest> it = asks.iterator();
       if (it.hasNext()) {

@@ -36,6 +36,8 @@ import java.util.regex.Pattern;
  * @param stages the job's stages, indexed from 0; a stage may depend only on earlier stages
  * @param eirene Eirene's application-side mechanisms for this job (off by default); encoded as an
  *     optional field {@code eirene=clone,prefetch:<speedup>} only when on
+ * @param constraint the node-attribute constraint every task container must satisfy, if any;
+ *     encoded as an optional field {@code constraint=<attribute>:<value>+<value>...}
  */
 public record WorkloadSpec(
     String jobId,
@@ -44,7 +46,66 @@ public record WorkloadSpec(
     ExecutionType executionType,
     Optional<String> reservationId,
     List<Stage> stages,
-    Eirene eirene) {
+    Eirene eirene,
+    Optional<NodeConstraint> constraint) {
+
+  /**
+   * Every task container must run on a node whose attribute {@code attribute} has one of {@code
+   * values}. The application master asks with YARN {@code SchedulingRequest}s carrying the
+   * placement constraint {@code or(targetNodeAttribute(NODE, EQ, attribute=value), ...)}, so YARN
+   * enforces it (the ResourceManager needs {@code
+   * yarn.resourcemanager.placement-constraints.handler=scheduler} and CapacityScheduler).
+   *
+   * @param attribute the node attribute's name, with its prefix ({@code rm.yarn.io/type}, {@code
+   *     nm.yarn.io/type}) or without (YARN then reads it as {@code rm.yarn.io/...})
+   * @param values the admitted values, at least one
+   */
+  public record NodeConstraint(String attribute, List<String> values) {
+    private static final Pattern ATTRIBUTE = Pattern.compile("[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)?");
+
+    public NodeConstraint {
+      Objects.requireNonNull(attribute, "attribute");
+      if (!ATTRIBUTE.matcher(attribute).matches()) {
+        throw new IllegalArgumentException(
+            "constraint attribute must be [prefix/]name of [A-Za-z0-9._-], got '"
+                + abbreviate(attribute)
+                + "'");
+      }
+      values = List.copyOf(values);
+      if (values.isEmpty()) {
+        throw new IllegalArgumentException("constraint on " + attribute + " admits no value");
+      }
+      values.forEach(v -> checkName("constraint value", v));
+    }
+
+    String encode() {
+      return attribute + ":" + String.join("+", values);
+    }
+
+    static NodeConstraint decode(String text) {
+      int colon = text.indexOf(':');
+      if (colon <= 0) {
+        throw new IllegalArgumentException(
+            "workload spec constraint must be attribute:value+value..., got '"
+                + abbreviate(text)
+                + "'");
+      }
+      return new NodeConstraint(
+          text.substring(0, colon), List.of(text.substring(colon + 1).split("\\+")));
+    }
+  }
+
+  /** A spec without a node constraint. */
+  public WorkloadSpec(
+      String jobId,
+      String queue,
+      int priority,
+      ExecutionType executionType,
+      Optional<String> reservationId,
+      List<Stage> stages,
+      Eirene eirene) {
+    this(jobId, queue, priority, executionType, reservationId, stages, eirene, Optional.empty());
+  }
 
   /**
    * Eirene (dissertation chapter 4) as far as an application master can run it on YARN.
@@ -108,6 +169,7 @@ public record WorkloadSpec(
     Objects.requireNonNull(executionType, "executionType");
     Objects.requireNonNull(reservationId, "reservationId");
     Objects.requireNonNull(eirene, "eirene");
+    Objects.requireNonNull(constraint, "constraint");
     reservationId.ifPresent(r -> checkName("reservation id", r));
     stages = List.copyOf(stages);
     if (stages.isEmpty()) {
@@ -204,18 +266,33 @@ public record WorkloadSpec(
 
   /** This spec with another execution type. */
   public WorkloadSpec withExecutionType(ExecutionType type) {
-    return new WorkloadSpec(jobId, queue, priority, type, reservationId, stages, eirene);
+    return new WorkloadSpec(
+        jobId, queue, priority, type, reservationId, stages, eirene, constraint);
   }
 
   /** This spec running in {@code reservation}. */
   public WorkloadSpec withReservation(String reservation) {
     return new WorkloadSpec(
-        jobId, queue, priority, executionType, Optional.of(reservation), stages, eirene);
+        jobId,
+        queue,
+        priority,
+        executionType,
+        Optional.of(reservation),
+        stages,
+        eirene,
+        constraint);
   }
 
   /** This spec with Eirene's mechanisms {@code e}. */
   public WorkloadSpec withEirene(Eirene e) {
-    return new WorkloadSpec(jobId, queue, priority, executionType, reservationId, stages, e);
+    return new WorkloadSpec(
+        jobId, queue, priority, executionType, reservationId, stages, e, constraint);
+  }
+
+  /** This spec with every task constrained to nodes where {@code c} holds. */
+  public WorkloadSpec withConstraint(NodeConstraint c) {
+    return new WorkloadSpec(
+        jobId, queue, priority, executionType, reservationId, stages, eirene, Optional.of(c));
   }
 
   /** The one-line text form described in the class comment. */
@@ -236,6 +313,7 @@ public record WorkloadSpec(
       }
       sb.append(";eirene=").append(String.join(",", parts));
     }
+    constraint.ifPresent(c -> sb.append(";constraint=").append(c.encode()));
     for (Stage s : stages) {
       sb.append(";stage=")
           .append(s.index())
@@ -294,7 +372,8 @@ public record WorkloadSpec(
           ExecutionType.valueOf(required(kv, "execution")),
           reservation.equals("-") ? Optional.empty() : Optional.of(reservation),
           stages,
-          kv.containsKey("eirene") ? decodeEirene(kv.get("eirene")) : Eirene.OFF);
+          kv.containsKey("eirene") ? decodeEirene(kv.get("eirene")) : Eirene.OFF,
+          Optional.ofNullable(kv.get("constraint")).map(NodeConstraint::decode));
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(
           "workload spec: priority is not an integer: " + kv.get("priority"), e);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.it.Apps;
+import dev.rota.it.LoopbackCluster;
 import dev.rota.it.ShippedConf;
 import dev.rota.workload.AmLaunch;
 import dev.rota.workload.StagePlan;
@@ -46,7 +47,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Hybrid centralized/distributed scheduling in a real ResourceManager: a MiniYARNCluster
- * ResourceManager and 4 stock NodeManagers on distinct loopback hosts ({@link HybridCluster} says
+ * ResourceManager and 4 stock NodeManagers on distinct loopback hosts ({@link LoopbackCluster} says
  * why not MiniYARNCluster's own NodeManagers), configured from {@code conf/hybrid/} (4 GiB / 4
  * vcores per node) with a 3 s Dice window and a 2 s maximum wait so that Dice reacts within
  * seconds, running Rota workload applications.
@@ -57,7 +58,7 @@ class HybridSchedulingIT {
   private static final int NODES = 4;
 
   private static ShippedConf conf;
-  private static HybridCluster yarn;
+  private static LoopbackCluster yarn;
   private static YarnClient client;
   private static WorkloadClient workloads;
   private static ClusterSampler sampler;
@@ -81,7 +82,7 @@ class HybridSchedulingIT {
                     "2",
                     HybridKeys.DICE_PREFIX + "max-short-partition-percent",
                     "75"));
-    yarn = HybridCluster.start(work.resolve("cluster-" + System.currentTimeMillis()), NODES);
+    yarn = LoopbackCluster.start(work.resolve("cluster-" + System.currentTimeMillis()), NODES);
     client = yarn.newClient();
     workloads = new WorkloadClient(client, AmLaunch.sameJvm(yarn.clientConfDir()));
     sampler = new ClusterSampler(yarn.rm(), yarn.nodeManagers());

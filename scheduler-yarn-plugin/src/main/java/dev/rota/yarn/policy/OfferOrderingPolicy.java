@@ -61,6 +61,14 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp> {
   /** The ordering-policy key naming a policy bound with {@link OfferPolicies#bind}. */
   public static final String POLICY_INSTANCE = "policy-instance";
 
+  /**
+   * The ordering-policy key giving node performance factors for nodes without a {@code perf} node
+   * attribute: {@code host=factor[,host=factor...]} ({@link NodeSpecs}). Default: none (factor 1).
+   */
+  public static final String NODE_PERFORMANCE = "node-performance";
+
+  private static final Set<String> KEYS = Set.of(POLICY_CLASS, POLICY_INSTANCE, NODE_PERFORMANCE);
+
   private static final Logger LOG = LoggerFactory.getLogger(OfferOrderingPolicy.class);
   private static final Comparator<FiCaSchedulerApp> SUBMISSION_ORDER =
       ((Comparator<FiCaSchedulerApp>) FiCaSchedulerApp::compareInputOrderTo)
@@ -70,7 +78,9 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp> {
       new ConcurrentSkipListSet<>(SUBMISSION_ORDER);
   private final Set<String> admitted = new HashSet<>();
   private final Map<String, String> lastRefusal = new java.util.HashMap<>();
+  private final YarnViews.Constraints constraints = new YarnViews.Constraints();
   private volatile OfferPolicies.Binding binding;
+  private volatile NodeSpecs nodeSpecs = new NodeSpecs();
 
   /** Used by CapacityScheduler through reflection. */
   public OfferOrderingPolicy() {}
@@ -80,19 +90,20 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp> {
     String cls = conf.get(POLICY_CLASS);
     String instance = conf.get(POLICY_INSTANCE);
     for (String key : conf.keySet()) {
-      if (!key.equals(POLICY_CLASS) && !key.equals(POLICY_INSTANCE)) {
+      if (!KEYS.contains(key)) {
         throw new IllegalArgumentException(
             "unknown key ordering-policy."
                 + key
                 + " for "
                 + getConfigName()
                 + " (known: ordering-policy."
-                + POLICY_CLASS
-                + ", ordering-policy."
-                + POLICY_INSTANCE
+                + String.join(", ordering-policy.", new java.util.TreeSet<>(KEYS))
                 + ")");
       }
     }
+    Map<String, Double> perf =
+        NodeSpecs.parseConfigured(
+            "ordering-policy." + NODE_PERFORMANCE, conf.get(NODE_PERFORMANCE));
     if ((cls == null) == (instance == null)) {
       throw new IllegalArgumentException(
           getConfigName()
@@ -104,6 +115,7 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp> {
               + conf);
     }
     binding = cls != null ? OfferPolicies.instantiate(cls) : OfferPolicies.bound(instance.trim());
+    nodeSpecs = new NodeSpecs(perf);
     LOG.info("leaf queue ordering by Rota policy {}", binding.policy().name());
   }
 
@@ -126,9 +138,9 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp> {
     synchronized (this) {
       List<YarnViews.AppJob> all = new ArrayList<>();
       for (FiCaSchedulerApp app : apps) {
-        all.add(new YarnViews.AppJob(app));
+        all.add(new YarnViews.AppJob(app, constraints));
       }
-      YarnViews.View view = new YarnViews.View(heartbeat, all);
+      YarnViews.View view = new YarnViews.View(heartbeat, all, nodeSpecs);
       List<YarnViews.AppJob> candidates = new ArrayList<>();
       for (YarnViews.AppJob job : all) {
         if (job.hasRunnableTask() && admit(policy, job, view)) {
@@ -189,10 +201,10 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp> {
     synchronized (this) {
       List<YarnViews.AppJob> all = new ArrayList<>();
       for (FiCaSchedulerApp a : apps) {
-        all.add(new YarnViews.AppJob(a));
+        all.add(new YarnViews.AppJob(a, constraints));
       }
       binding.listener().accept(d);
-      policy.onDecision(d, new YarnViews.View(Heartbeat.current(), all));
+      policy.onDecision(d, new YarnViews.View(Heartbeat.current(), all, nodeSpecs));
     }
   }
 
@@ -225,6 +237,7 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp> {
   @Override
   public boolean removeSchedulableEntity(FiCaSchedulerApp app) {
     boolean removed = apps.remove(app);
+    constraints.remove(app);
     synchronized (this) {
       admitted.remove(app.getApplicationId().toString());
       lastRefusal.remove(app.getApplicationId().toString());

@@ -1,8 +1,10 @@
 package dev.rota.yarn.policy;
 
+import dev.rota.core.eunomia.ProgressShares;
 import dev.rota.core.model.ExecutionType;
 import dev.rota.core.model.JobSpec;
 import dev.rota.core.model.NodeSpec;
+import dev.rota.core.model.PlacementConstraint;
 import dev.rota.core.model.Resource;
 import dev.rota.core.policy.ClusterView;
 import dev.rota.core.policy.ContainerView;
@@ -13,11 +15,15 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.apache.hadoop.yarn.api.records.SchedulingRequest;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.PendingAsk;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerApp;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.placement.AppPlacementAllocator;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.placement.SingleConstraintAppPlacementAllocator;
 import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
 
 /**
@@ -25,12 +31,14 @@ import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
  * heartbeat's nodes and the leaf queue's applications, read-only, and dropped afterwards.
  *
  * <p>What the view maps: nodes (sorted by node id, so indices are stable across heartbeats) with
- * their capacity, rack, unallocated resources and running containers; applications as jobs with
- * their user, queue, priority, running containers, consumption and the size of their next pending
- * ask. What YARN does not know and the view leaves neutral: task durations (a job's single stage
- * describes its current ask, not a task list), finished task counts (0), application tags, node
- * attributes and performance factor (none / 1), the queue hierarchy ({@link #leafQueues()} is
- * empty; the ordering policy works inside one leaf queue).
+ * their capacity, rack, node attributes and performance factor ({@link NodeSpecs}), unallocated
+ * resources and running containers; applications as jobs with their user, queue, priority, the
+ * CapacityScheduler user weight of their user (as {@link ProgressShares#WEIGHT_TAG}), running
+ * containers, consumption, the size of their next pending ask and that ask's node-attribute
+ * placement constraints ({@link YarnConstraints}). What YARN does not know and the view leaves
+ * neutral: task durations (a job's single stage describes its current ask, not a task list),
+ * finished task counts (0), application tags, the queue hierarchy ({@link #leafQueues()} is empty;
+ * the ordering policy works inside one leaf queue).
  */
 final class YarnViews {
 
@@ -41,37 +49,87 @@ final class YarnViews {
   }
 
   /**
-   * The pending ask an allocation would serve next: the first scheduler key (priority order) with a
+   * The scheduler key an allocation would serve next: the first (priority order) with a pending
    * count.
    */
-  static Optional<PendingAsk> nextAsk(FiCaSchedulerApp app) {
+  static Optional<SchedulerRequestKey> nextKey(FiCaSchedulerApp app) {
     for (SchedulerRequestKey key : app.getAppSchedulingInfo().getSchedulerKeys()) {
       PendingAsk ask = app.getPendingAsk(key, ResourceRequest.ANY);
       if (ask != null && ask.getCount() > 0) {
-        return Optional.of(ask);
+        return Optional.of(key);
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * The core constraints of each application's scheduling requests, translated once per scheduler
+   * key (YARN lets an application change only the count of a scheduling request, never its
+   * constraint).
+   */
+  static final class Constraints {
+    private final Map<String, List<PlacementConstraint>> byKey = new ConcurrentHashMap<>();
+
+    List<PlacementConstraint> of(FiCaSchedulerApp app, SchedulerRequestKey key) {
+      AppPlacementAllocator<?> allocator = app.getAppSchedulingInfo().getAppPlacementAllocator(key);
+      if (!(allocator instanceof SingleConstraintAppPlacementAllocator<?> single)) {
+        return List.of();
+      }
+      String id =
+          app.getApplicationAttemptId()
+              + "/"
+              + key.getPriority()
+              + "/"
+              + key.getAllocationRequestId();
+      return byKey.computeIfAbsent(
+          id,
+          k -> {
+            SchedulingRequest request = single.getSchedulingRequest();
+            return request == null
+                ? List.of()
+                : YarnConstraints.of(request.getPlacementConstraint()).orElse(List.of());
+          });
+    }
+
+    /** Forgets an application's translations. */
+    void remove(FiCaSchedulerApp app) {
+      String prefix = app.getApplicationAttemptId() + "/";
+      byKey.keySet().removeIf(k -> k.startsWith(prefix));
+    }
   }
 
   /** An application as a core job. */
   static final class AppJob implements JobView {
     final FiCaSchedulerApp app;
     private final JobSpec spec;
-    private final Optional<PendingAsk> ask;
+    private final boolean pending;
 
-    AppJob(FiCaSchedulerApp app) {
+    AppJob(FiCaSchedulerApp app, Constraints constraints) {
       this.app = app;
-      this.ask = nextAsk(app);
-      Resource demand = ask.map(a -> core(a.getPerAllocationResource())).orElse(Resource.ZERO);
-      this.spec =
+      Optional<SchedulerRequestKey> key = nextKey(app);
+      this.pending = key.isPresent();
+      Resource demand =
+          key.map(k -> core(app.getPendingAsk(k, ResourceRequest.ANY).getPerAllocationResource()))
+              .orElse(Resource.ZERO);
+      JobSpec.Builder b =
           JobSpec.builder(app.getApplicationId().toString())
               .user(app.getUser())
               .queue(app.getQueueName())
               .submitTime(Math.max(0, app.getStartTime()) / 1000.0)
               .priority(app.getPriority() == null ? 0 : app.getPriority().getPriority())
-              .stage(demand, new double[] {0})
-              .build();
+              .stage(demand, new double[] {0});
+      key.ifPresent(k -> constraints.of(app, k).forEach(b::constraint));
+      float weight = userWeight(app);
+      if (weight != 1f) {
+        b.tags(Map.of(ProgressShares.WEIGHT_TAG, Float.toString(weight)));
+      }
+      this.spec = b.build();
+    }
+
+    private static float userWeight(FiCaSchedulerApp app) {
+      var queue = app.getCSLeafQueue();
+      var user = queue == null ? null : queue.getUser(app.getUser());
+      return user == null || !(user.getWeight() > 0) ? 1f : user.getWeight();
     }
 
     @Override
@@ -81,7 +139,7 @@ final class YarnViews {
 
     @Override
     public boolean hasRunnableTask() {
-      return ask.isPresent();
+      return pending;
     }
 
     @Override
@@ -145,7 +203,7 @@ final class YarnViews {
     private final Resource total;
     private final Resource used;
 
-    View(Optional<Heartbeat> heartbeat, List<AppJob> jobs) {
+    View(Optional<Heartbeat> heartbeat, List<AppJob> jobs, NodeSpecs nodeSpecs) {
       this.now = heartbeat.map(h -> h.clock().getTime() / 1000.0).orElse(0.0);
       List<FiCaSchedulerNode> all =
           new ArrayList<>(heartbeat.map(h -> h.nodes().get()).orElse(List.of()));
@@ -156,8 +214,8 @@ final class YarnViews {
       Resource u = Resource.ZERO;
       for (int i = 0; i < specs.length; i++) {
         FiCaSchedulerNode n = nodes.get(i);
-        Resource cap = core(n.getTotalResource());
-        specs[i] = new NodeSpec(n.getNodeID().toString(), rack(n), cap, Map.of(), 1.0);
+        specs[i] = nodeSpecs.of(n);
+        Resource cap = specs[i].capacity();
         t = t.plus(cap);
         Resource free = free(i);
         u = u.plus(cap.minus(free));
@@ -168,11 +226,6 @@ final class YarnViews {
       this.total = t;
       this.used = u;
       this.jobs = List.copyOf(jobs);
-    }
-
-    private static String rack(FiCaSchedulerNode n) {
-      String r = n.getRackName();
-      return r == null || r.isEmpty() ? NodeSpec.DEFAULT_RACK : r;
     }
 
     /** The index of the node with id {@code nodeId}, or -1. */

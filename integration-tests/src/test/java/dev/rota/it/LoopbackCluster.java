@@ -1,12 +1,12 @@
-package dev.rota.it.hybrid;
+package dev.rota.it;
 
-import dev.rota.it.ShippedConf;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.apache.hadoop.yarn.client.api.YarnClient;
@@ -17,9 +17,10 @@ import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
 
 /**
- * A MiniYARNCluster ResourceManager with {@code nodes} stock NodeManagers, each on its own loopback
- * address (127.0.0.2, 127.0.0.3, ...), all in this JVM and configured from the classpath's
- * yarn-site.xml / capacity-scheduler.xml.
+ * A MiniYARNCluster ResourceManager with stock NodeManagers, each on its own loopback address
+ * (127.0.0.2, 127.0.0.3, ...) and so its own host, all in this JVM and configured from the
+ * classpath's yarn-site.xml / capacity-scheduler.xml; a NodeManager may add its own settings (its
+ * resources, its configured node attributes) and may join later ({@link #addNodeManager}).
  *
  * <p>Why not MiniYARNCluster's own NodeManagers: it registers every one of them as host {@code
  * localhost}, and YARN's opportunistic allocator ({@code NodeQueueLoadMonitor}, keyed by host name)
@@ -31,20 +32,36 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
 // -Xlint:try: close() joins the NodeManagers' stopper threads and lets an interrupt through on
 // purpose
 @SuppressWarnings("try")
-final class HybridCluster implements AutoCloseable {
+public final class LoopbackCluster implements AutoCloseable {
 
   private final MiniYARNCluster cluster;
   private final List<NodeManager> nodeManagers = new ArrayList<>();
   private final Path clientConfDir;
   private final Path workDir;
 
-  private HybridCluster(MiniYARNCluster cluster, Path clientConfDir, Path workDir) {
+  private LoopbackCluster(MiniYARNCluster cluster, Path clientConfDir, Path workDir) {
     this.cluster = cluster;
     this.clientConfDir = clientConfDir;
     this.workDir = workDir;
   }
 
-  static HybridCluster start(Path workDir, int nodes) throws Exception {
+  /** Starts the ResourceManager and {@code nodes} NodeManagers with the classpath's settings. */
+  public static LoopbackCluster start(Path workDir, int nodes) throws Exception {
+    LoopbackCluster c = start(workDir);
+    try {
+      for (int i = 0; i < nodes; i++) {
+        c.addNodeManager(Map.of());
+      }
+      c.awaitNodes(nodes);
+    } catch (Exception e) {
+      c.close();
+      throw e;
+    }
+    return c;
+  }
+
+  /** Starts the ResourceManager alone; add NodeManagers with {@link #addNodeManager}. */
+  public static LoopbackCluster start(Path workDir) throws Exception {
     Files.createDirectories(workDir);
     DefaultMetricsSystem.setMiniClusterMode(true);
     QueueMetrics.clearQueueMetrics();
@@ -61,27 +78,38 @@ final class HybridCluster implements AutoCloseable {
     try (OutputStream out = Files.newOutputStream(clientDir.resolve(ShippedConf.YARN_SITE))) {
       mini.getConfig().writeXml(out);
     }
-    HybridCluster c = new HybridCluster(mini, clientDir, workDir);
-    try {
-      for (int i = 0; i < nodes; i++) {
-        NodeManager nm = new NodeManager();
-        nm.init(
-            nodeManagerConf(mini.getConfig(), workDir.resolve("nm-" + i), "127.0.0." + (i + 2)));
-        nm.start();
-        c.nodeManagers.add(nm);
+    return new LoopbackCluster(mini, clientDir, workDir);
+  }
+
+  /**
+   * Starts the next NodeManager, on host {@code 127.0.0.<n+2>}, with {@code extra} settings on top
+   * of the cluster's (e.g. {@code yarn.nodemanager.resource.memory-mb}); returns its host.
+   */
+  public synchronized String addNodeManager(Map<String, String> extra) throws IOException {
+    int i = nodeManagers.size();
+    String host = "127.0.0." + (i + 2);
+    Configuration c = nodeManagerConf(cluster.getConfig(), workDir.resolve("nm-" + i), host);
+    extra.forEach(c::set);
+    NodeManager nm = new NodeManager();
+    nm.init(c);
+    nm.start();
+    nodeManagers.add(nm);
+    return host;
+  }
+
+  /** Waits until {@code nodes} NodeManagers are registered with the scheduler. */
+  public void awaitNodes(int nodes) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    while (rm().getResourceScheduler().getNumClusterNodes() < nodes) {
+      if (System.nanoTime() > deadline) {
+        throw new IOException(
+            nodes
+                + " NodeManagers did not register within 60 s ("
+                + rm().getResourceScheduler().getNumClusterNodes()
+                + " did)");
       }
-      long deadline = System.currentTimeMillis() + 60_000;
-      while (c.rm().getResourceScheduler().getNumClusterNodes() < nodes) {
-        if (System.currentTimeMillis() > deadline) {
-          throw new IOException(nodes + " NodeManagers did not register within 60 s");
-        }
-        Thread.sleep(100);
-      }
-    } catch (Exception e) {
-      c.close();
-      throw e;
+      Thread.sleep(50);
     }
-    return c;
   }
 
   private static MiniYARNCluster newMiniCluster(Path workDir) {
@@ -89,7 +117,7 @@ final class HybridCluster implements AutoCloseable {
     String previous = System.getProperty(key);
     System.setProperty(key, workDir.toString());
     try {
-      return new MiniYARNCluster("hybrid-it", 0, 1, 1);
+      return new MiniYARNCluster("loopback", 0, 1, 1);
     } finally {
       if (previous == null) {
         System.clearProperty(key);
@@ -121,27 +149,27 @@ final class HybridCluster implements AutoCloseable {
     return c;
   }
 
-  ResourceManager rm() {
+  public ResourceManager rm() {
     return cluster.getResourceManager();
   }
 
   /**
    * The cluster's directories; NodeManager {@code i} keeps container logs in {@code nm-<i>/logs}.
    */
-  Path workDir() {
+  public Path workDir() {
     return workDir;
   }
 
-  List<NodeManager> nodeManagers() {
+  public List<NodeManager> nodeManagers() {
     return nodeManagers;
   }
 
   /** A directory holding the client yarn-site.xml (live RM addresses), for AM classpaths. */
-  Path clientConfDir() {
+  public Path clientConfDir() {
     return clientConfDir;
   }
 
-  YarnClient newClient() {
+  public YarnClient newClient() {
     YarnClient c = YarnClient.createYarnClient();
     c.init(new YarnConfiguration(cluster.getConfig()));
     c.start();

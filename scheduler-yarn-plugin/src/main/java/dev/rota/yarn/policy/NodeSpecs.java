@@ -1,0 +1,195 @@
+package dev.rota.yarn.policy;
+
+import dev.rota.core.model.NodeSpec;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.yarn.api.records.NodeAttribute;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A YARN node as the core {@link NodeSpec}: capacity, rack, node attributes and the performance
+ * factor Eunomia's progress shares weigh a container by.
+ *
+ * <p><b>Attributes</b> are YARN's node attributes, keyed by their full name {@code prefix/name}
+ * ({@code rm.yarn.io/type} when set centrally with {@code yarn nodeattributes} or the
+ * NodeAttributesManager, {@code nm.yarn.io/type} when a NodeManager reports it from {@code
+ * yarn.nodemanager.node-attributes.provider.configured-node-attributes}).
+ *
+ * <p><b>Performance</b> comes from the node attribute named {@value #PERF_ATTRIBUTE} (the centrally
+ * set {@code rm.yarn.io/perf} wins over a NodeManager's {@code nm.yarn.io/perf}); when a node has
+ * none, from the operator's map ({@code host=factor,...}, the ordering policy's {@code
+ * node-performance} key); otherwise {@value #DEFAULT_PERFORMANCE}. A value that is not a positive,
+ * finite number is never used: the node counts as {@value #DEFAULT_PERFORMANCE} (or its mapped
+ * value), the problem is logged once per node and value, and {@link #problems()} lists it.
+ *
+ * <p>Specs are cached per node and rebuilt only when the node's attribute set or total resource
+ * changes (YARN replaces the attribute set on every update), so a heartbeat does not parse
+ * attributes; {@link #version()} changes whenever a cached spec is rebuilt or a node appears.
+ */
+public final class NodeSpecs {
+  /** The node attribute holding the node's performance factor, e.g. {@code rm.yarn.io/perf=2.0}. */
+  public static final String PERF_ATTRIBUTE = "perf";
+
+  /** The performance of a node that declares none. */
+  public static final double DEFAULT_PERFORMANCE = 1.0;
+
+  private static final Logger LOG = LoggerFactory.getLogger(NodeSpecs.class);
+
+  private final Map<String, Double> configured;
+  private final Map<NodeId, Cached> cache = new ConcurrentHashMap<>();
+  private final Map<String, String> problems = new ConcurrentHashMap<>();
+  private final AtomicLong version = new AtomicLong();
+
+  private record Cached(Set<NodeAttribute> attributes, Resource total, NodeSpec spec) {}
+
+  /** With no operator map: nodes without a perf attribute count as 1. */
+  public NodeSpecs() {
+    this(Map.of());
+  }
+
+  /** With the operator's performance per host (the fallback for nodes without the attribute). */
+  public NodeSpecs(Map<String, Double> configured) {
+    this.configured = Map.copyOf(configured);
+  }
+
+  /** The spec of {@code node} now. */
+  public NodeSpec of(SchedulerNode node) {
+    Set<NodeAttribute> attrs = node.getNodeAttributes();
+    Resource total = node.getTotalResource();
+    Cached c = cache.get(node.getNodeID());
+    if (c != null && c.attributes == attrs && c.total.equals(total)) {
+      return c.spec;
+    }
+    NodeSpec spec = build(node, attrs, total);
+    cache.put(node.getNodeID(), new Cached(attrs, Resource.newInstance(total), spec));
+    version.incrementAndGet();
+    return spec;
+  }
+
+  /** Forgets a node that left the cluster. */
+  public void remove(NodeId node) {
+    if (cache.remove(node) != null) {
+      version.incrementAndGet();
+    }
+  }
+
+  /** Changes whenever a node's spec was (re)built or removed: a node joined, left or changed. */
+  public long version() {
+    return version.get();
+  }
+
+  /** The attribute problems seen so far, by node: what an operator should fix. */
+  public Map<String, String> problems() {
+    return Map.copyOf(problems);
+  }
+
+  private NodeSpec build(SchedulerNode node, Set<NodeAttribute> attrs, Resource total) {
+    Map<String, String> attributes = attributes(attrs);
+    String host = node.getNodeID().getHost();
+    double perf = configured.getOrDefault(host, DEFAULT_PERFORMANCE);
+    String raw = perfValue(attributes);
+    if (raw != null) {
+      try {
+        perf = parsePerformance(raw);
+        problems.remove(node.getNodeID().toString());
+      } catch (IllegalArgumentException e) {
+        String problem = e.getMessage() + "; using " + perf;
+        if (!problem.equals(problems.put(node.getNodeID().toString(), problem))) {
+          LOG.warn("node {}: {}", node.getNodeID(), problem);
+        }
+      }
+    }
+    String rack = node.getRackName();
+    return new NodeSpec(
+        node.getNodeID().toString(),
+        rack == null || rack.isEmpty() ? NodeSpec.DEFAULT_RACK : rack,
+        YarnViews.core(total),
+        attributes,
+        perf);
+  }
+
+  /** YARN node attributes as {@code prefix/name -> value}. */
+  static Map<String, String> attributes(Set<NodeAttribute> attrs) {
+    if (attrs == null || attrs.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, String> out = new HashMap<>();
+    for (NodeAttribute a : attrs) {
+      out.put(fullName(a), a.getAttributeValue() == null ? "" : a.getAttributeValue());
+    }
+    return out;
+  }
+
+  static String fullName(NodeAttribute a) {
+    return a.getAttributeKey().getAttributePrefix() + "/" + a.getAttributeKey().getAttributeName();
+  }
+
+  private static String perfValue(Map<String, String> attributes) {
+    for (String prefix :
+        List.of(NodeAttribute.PREFIX_CENTRALIZED, NodeAttribute.PREFIX_DISTRIBUTED)) {
+      String v = attributes.get(prefix + "/" + PERF_ATTRIBUTE);
+      if (v != null) {
+        return v;
+      }
+    }
+    return null;
+  }
+
+  /** A performance factor: a positive, finite number. */
+  static double parsePerformance(String raw) {
+    double v;
+    try {
+      v = Double.parseDouble(raw.strip());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "node attribute " + PERF_ATTRIBUTE + " must be a positive number, got '" + raw + "'");
+    }
+    if (!(v > 0) || Double.isInfinite(v)) {
+      throw new IllegalArgumentException(
+          "node attribute " + PERF_ATTRIBUTE + " must be a positive number, got '" + raw + "'");
+    }
+    return v;
+  }
+
+  /**
+   * Parses the operator's map {@code host=factor[,host=factor...]} (blank: empty). A malformed
+   * entry is an error naming {@code key} and the entry.
+   */
+  public static Map<String, Double> parseConfigured(String key, String value) {
+    Map<String, Double> out = new LinkedHashMap<>();
+    if (value == null || value.isBlank()) {
+      return out;
+    }
+    for (String entry : value.split(",")) {
+      String e = entry.strip();
+      if (e.isEmpty()) {
+        continue;
+      }
+      int eq = e.indexOf('=');
+      if (eq <= 0 || eq == e.length() - 1) {
+        throw new IllegalArgumentException(
+            key + ": entry '" + e + "' is not host=factor (e.g. worker-7=1.5)");
+      }
+      String host = e.substring(0, eq).strip();
+      double perf;
+      try {
+        perf = parsePerformance(e.substring(eq + 1));
+      } catch (IllegalArgumentException ex) {
+        throw new IllegalArgumentException(key + ": host " + host + ": " + ex.getMessage(), ex);
+      }
+      if (out.put(host, perf) != null) {
+        throw new IllegalArgumentException(key + ": host " + host + " is listed twice");
+      }
+    }
+    return out;
+  }
+}
