@@ -8,10 +8,12 @@ import dev.rota.yarn.spi.SubsystemContext;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.SchedulerEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +38,9 @@ import org.slf4j.LoggerFactory;
  * the {@link RotaSubsystem} life cycle without knowing any of them by name.
  */
 public class RotaCapacityScheduler extends CapacityScheduler implements RotaScheduler {
+
+  /** Bumped on every node event; the ordering policies' node index is rebuilt when it changes. */
+  private final AtomicLong nodesVersion = new AtomicLong();
 
   private static final Logger LOG = LoggerFactory.getLogger(RotaCapacityScheduler.class);
 
@@ -154,9 +159,24 @@ public class RotaCapacityScheduler extends CapacityScheduler implements RotaSche
    * update.
    */
   @Override
+  public void handle(SchedulerEvent event) {
+    super.handle(event);
+    switch (event.getType()) {
+      case NODE_ADDED,
+          NODE_REMOVED,
+          NODE_RESOURCE_UPDATE,
+          NODE_LABELS_UPDATE,
+          NODE_ATTRIBUTES_UPDATE ->
+          nodesVersion.incrementAndGet();
+      default -> {}
+    }
+  }
+
+  @Override
   protected void nodeUpdate(RMNode rmNode) {
     try (Heartbeat.Scope ignored =
-        Heartbeat.enter(new Heartbeat(this::getAllNodes, rmNode.getNodeID(), getClock()))) {
+        Heartbeat.enter(
+            new Heartbeat(this::getAllNodes, nodesVersion.get(), rmNode.getNodeID(), getClock()))) {
       super.nodeUpdate(rmNode);
     }
   }

@@ -12,6 +12,7 @@ import dev.rota.workload.AmLaunch;
 import dev.rota.workload.WorkloadClient;
 import dev.rota.workload.WorkloadSpec;
 import dev.rota.yarn.policy.OfferOrderingPolicy;
+import dev.rota.yarn.policy.ShareMetrics;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -152,6 +153,8 @@ class EunomiaIT {
     assertTrue(mean.get("bob@M2") < 0.3, "bob on M2: " + mean);
     assertEquals(0.5, share(mean, "alice"), 0.05, "alice's progress share " + mean);
     assertEquals(0.5, share(mean, "bob"), 0.05, "bob's progress share " + mean);
+    // the queue's Jain index over the progress shares, published over JMX while the jobs ran
+    assertTrue(jainSeen > 0 && jainSeen <= 1, "JainIndex over JMX: " + jainSeen);
   }
 
   @Test
@@ -258,6 +261,10 @@ class EunomiaIT {
         break;
       }
       if (bothHold && bothWait) {
+        if (samples % 20 == 0) {
+          double j = jmxJainIndex();
+          jainSeen = Double.isNaN(j) ? jainSeen : j;
+        }
         started = true;
         samples++;
         for (String k : sum.keySet()) {
@@ -271,6 +278,28 @@ class EunomiaIT {
     int n = samples;
     sum.forEach((k, v) -> mean.put(k, v / n));
     return mean;
+  }
+
+  private static double jainSeen = Double.NaN;
+
+  /**
+   * RotaShareMetrics' JainIndex over JMX (in MiniYARNCluster the RM and NodeManagers share one
+   * metrics system, so the service key may be either), or NaN while it is not there.
+   */
+  private static double jmxJainIndex() {
+    try {
+      var server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+      var names =
+          server.queryNames(
+              new javax.management.ObjectName("Hadoop:service=*,name=" + ShareMetrics.SOURCE_NAME),
+              null);
+      for (var name : names) {
+        return ((Number) server.getAttribute(name, "JainIndex")).doubleValue();
+      }
+      return Double.NaN;
+    } catch (javax.management.JMException e) {
+      return Double.NaN;
+    }
   }
 
   private static String describe(CapacityScheduler cs) {

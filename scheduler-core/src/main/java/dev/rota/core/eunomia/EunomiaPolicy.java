@@ -31,6 +31,11 @@ public final class EunomiaPolicy extends ShareOrder {
   }
 
   @Override
+  protected Performance performance() {
+    return performance;
+  }
+
+  @Override
   protected double share(JobView job, ClusterView view, Shares shares) {
     double denom =
         shares.monopoly(

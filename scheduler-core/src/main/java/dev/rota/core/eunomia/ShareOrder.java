@@ -3,6 +3,8 @@ package dev.rota.core.eunomia;
 import dev.rota.core.model.NodeSpec;
 import dev.rota.core.model.Resource;
 import dev.rota.core.policy.ClusterView;
+import dev.rota.core.policy.ContainerView;
+import dev.rota.core.policy.Decision;
 import dev.rota.core.policy.JobView;
 import dev.rota.core.policy.OfferPolicy;
 import java.util.ArrayList;
@@ -20,21 +22,40 @@ import java.util.Map;
  */
 public abstract class ShareOrder implements OfferPolicy {
   private final Map<String, Double> monopolyCache = new HashMap<>();
+  private final Map<String, Progress> progressCache = new HashMap<>();
   private long cacheKey = Long.MIN_VALUE;
+  private volatile Map<String, Double> lastShares = Map.of();
+
+  /**
+   * The shares of the candidates of the latest {@link #rank}, by job id (what metrics publish).
+   * Read from any thread.
+   */
+  public Map<String, Double> lastShares() {
+    return lastShares;
+  }
 
   /** The share of {@code job} that this scheduler equalizes, in the view's current state. */
   protected abstract double share(JobView job, ClusterView view, Shares shares);
+
+  /** The performance progress is weighed by; {@link Performance#NODE_FACTOR} unless overridden. */
+  protected Performance performance() {
+    return Performance.NODE_FACTOR;
+  }
 
   @Override
   public List<JobView> rank(int node, List<? extends JobView> candidates, ClusterView view) {
     Shares shares = new Shares(view);
     NodeSpec offered = node == ANY_NODE ? null : view.node(node);
     List<Scored> eligible = new ArrayList<>(candidates.size());
+    Map<String, Double> seen = new HashMap<>();
     for (JobView j : candidates) {
+      double share = share(j, view, shares);
+      seen.put(j.spec().id(), share);
       if (offered == null || j.spec().admits(offered)) {
-        eligible.add(new Scored(j, share(j, view, shares)));
+        eligible.add(new Scored(j, share));
       }
     }
+    lastShares = Map.copyOf(seen);
     eligible.sort(
         Comparator.comparingDouble(Scored::share)
             .thenComparingDouble(s -> s.job().spec().submitTime())
@@ -46,23 +67,82 @@ public abstract class ShareOrder implements OfferPolicy {
     return out;
   }
 
+  /**
+   * Keeps a placed job's progress up to date without listing its containers again: its count and
+   * progress grow by the container just placed.
+   */
+  @Override
+  public void onDecision(Decision decision, ClusterView view) {
+    if (decision.action() != Decision.Action.PLACE || !decision.applied()) {
+      return;
+    }
+    Progress p = progressCache.get(decision.jobId());
+    int m = view.indexOf(decision.nodeId());
+    if (p == null || m < 0 || !sameNodes(view)) {
+      progressCache.remove(decision.jobId());
+      return;
+    }
+    JobView owner = null;
+    for (JobView j : view.runnableJobs()) {
+      if (j.spec().id().equals(decision.jobId())) {
+        owner = j;
+        break;
+      }
+    }
+    if (owner == null) {
+      progressCache.remove(decision.jobId());
+      return;
+    }
+    p.count++;
+    p.value += ProgressShares.performance(performance(), owner.spec(), view.node(m));
+  }
+
+  private boolean sameNodes(ClusterView view) {
+    return key(view) == cacheKey;
+  }
+
+  private static long key(ClusterView view) {
+    long v = view.nodesVersion();
+    return v >= 0 ? v : view.nodeCount() * 1_000_003L + view.totalCapacity().hashCode();
+  }
+
   private record Scored(JobView job, double share) {}
+
+  /** A job's progress Σ P[u][m] over its running containers, valid while it runs {@code count}. */
+  private static final class Progress {
+    int count;
+    double value;
+
+    Progress(int count, double value) {
+      this.count = count;
+      this.value = value;
+    }
+  }
 
   /**
    * Per-decision helpers over the view: the monopoly quantities (cached per job until the cluster's
-   * nodes change: monopoly progress is recomputed when nodes join or leave) and each job's progress
-   * from its running containers.
+   * nodes change ({@link ClusterView#nodesVersion()}): monopoly progress is recomputed when nodes
+   * join, leave or change) and each job's progress from its running containers, kept per job and
+   * counted up by {@link #onDecision}: a job whose running count differs from the count kept (a
+   * container ended, or was placed unseen) has its containers listed again ({@link
+   * ClusterView#containersOf}). Every placement goes through {@code onDecision}, so the counts can
+   * only differ after a container ended; the value is then exact again.
    */
   protected final class Shares {
     private final ClusterView view;
-    private Map<String, Double> progress;
 
     Shares(ClusterView view) {
       this.view = view;
-      long key = view.nodeCount() * 1_000_003L + view.totalCapacity().hashCode();
+      long key = key(view);
       if (key != cacheKey) {
         monopolyCache.clear();
+        progressCache.clear();
         cacheKey = key;
+      }
+      if (progressCache.size() > 2 * view.runnableJobs().size() + 16) {
+        java.util.Set<String> live = new java.util.HashSet<>();
+        view.runnableJobs().forEach(j -> live.add(j.spec().id()));
+        progressCache.keySet().retainAll(live);
       }
     }
 
@@ -84,25 +164,19 @@ public abstract class ShareOrder implements OfferPolicy {
 
     /** Σ over the job's running containers of P[u][m] of the node each runs on. */
     public double progress(JobView job, Performance p) {
-      if (progress == null) {
-        progress = new HashMap<>();
-        Map<String, JobView> byId = new HashMap<>();
-        for (JobView j : view.runnableJobs()) {
-          byId.put(j.spec().id(), j);
-        }
-        for (int m = 0; m < view.nodeCount(); m++) {
-          NodeSpec node = view.node(m);
-          for (var c : view.running(m)) {
-            JobView owner = byId.get(c.jobId());
-            double perf =
-                owner == null
-                    ? node.performanceFactor()
-                    : ProgressShares.performance(p, owner.spec(), node);
-            progress.merge(c.jobId(), perf, Double::sum);
-          }
-        }
+      String id = job.spec().id();
+      Progress kept = progressCache.get(id);
+      if (kept != null && kept.count == job.runningTasks()) {
+        return kept.value;
       }
-      return progress.getOrDefault(job.spec().id(), 0.0);
+      int count = 0;
+      double value = 0;
+      for (ContainerView c : view.containersOf(job)) {
+        value += ProgressShares.performance(p, job.spec(), view.node(c.node()));
+        count++;
+      }
+      progressCache.put(id, new Progress(count, value));
+      return value;
     }
 
     /** The demand the monopoly quantities use: the job's first stage's task demand. */

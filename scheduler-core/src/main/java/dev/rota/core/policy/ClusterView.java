@@ -2,6 +2,7 @@ package dev.rota.core.policy;
 
 import dev.rota.core.model.NodeSpec;
 import dev.rota.core.model.Resource;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -52,6 +53,44 @@ public interface ClusterView {
    */
   default List<? extends ContainerView> running(int index) {
     return List.of();
+  }
+
+  /**
+   * The containers {@code job} runs, in any order (what a per-job account such as Eunomia's
+   * progress needs without looking at every node). The default scans {@link #running} on every
+   * node; drivers that index containers by job override it.
+   */
+  default List<? extends ContainerView> containersOf(JobView job) {
+    String id = job.spec().id();
+    List<ContainerView> out = new ArrayList<>();
+    for (int m = 0; m < nodeCount(); m++) {
+      for (ContainerView c : running(m)) {
+        if (c.jobId().equals(id)) {
+          out.add(c);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The index of the node with id {@code nodeId}, or -1. The default scans the nodes. */
+  default int indexOf(String nodeId) {
+    for (int m = 0; m < nodeCount(); m++) {
+      if (node(m).id().equals(nodeId)) {
+        return m;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * A number that changes whenever a node joins or leaves or a node's {@link NodeSpec} changes
+   * (capacity, attributes, performance), so that a policy can keep per-cluster quantities (e.g.
+   * Eunomia's monopoly progress) until then; -1 when the driver does not track it, and policies
+   * must then compare what they depend on themselves.
+   */
+  default long nodesVersion() {
+    return -1;
   }
 
   /**

@@ -502,6 +502,33 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
   }
 
   /** A running task as a {@link ContainerView}. */
+  /** The job's containers from its own list: O(the job's running tasks). */
+  @Override
+  public List<? extends ContainerView> containersOf(JobView job) {
+    if (!(job instanceof SimJob j)) {
+      return ClusterView.super.containersOf(job);
+    }
+    List<SimContainer> out = new ArrayList<>(j.containerCount);
+    for (int k = 0; k < j.containerCount; k++) {
+      int c = j.containers[k];
+      out.add(
+          new SimContainer(
+              j.spec.id() + "/s" + cStage[c] + "/t" + cTask[c],
+              j.spec.id(),
+              cNode[c],
+              j.spec.stages().get(cStage[c]).taskDemand(),
+              ExecutionType.GUARANTEED,
+              cStart[c]));
+    }
+    return out;
+  }
+
+  /** The simulated cluster's nodes never change: 0. */
+  @Override
+  public long nodesVersion() {
+    return 0;
+  }
+
   private record SimContainer(
       String id,
       String jobId,

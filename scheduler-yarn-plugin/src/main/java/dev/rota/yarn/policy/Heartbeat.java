@@ -17,11 +17,14 @@ import org.apache.hadoop.yarn.util.Clock;
  * CapacityScheduler) there is no scope and the policy ranks for {@link
  * dev.rota.core.policy.OfferPolicy#ANY_NODE}.
  *
- * @param nodes the scheduler's nodes (read when a view is built)
+ * @param nodes the scheduler's nodes (read when the node index is rebuilt)
+ * @param nodesVersion changes whenever a node joins, leaves or changes (resource, attributes,
+ *     labels): the policy's node index is rebuilt only then
  * @param node the heartbeating node
  * @param clock the RM's clock: the time the policy sees
  */
-public record Heartbeat(Supplier<List<FiCaSchedulerNode>> nodes, NodeId node, Clock clock) {
+public record Heartbeat(
+    Supplier<List<FiCaSchedulerNode>> nodes, long nodesVersion, NodeId node, Clock clock) {
 
   private static final ThreadLocal<Heartbeat> CURRENT = new ThreadLocal<>();
 

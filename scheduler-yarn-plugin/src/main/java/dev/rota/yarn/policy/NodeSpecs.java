@@ -75,9 +75,9 @@ public final class NodeSpecs {
     return spec;
   }
 
-  /** Forgets a node that left the cluster. */
-  public void remove(NodeId node) {
-    if (cache.remove(node) != null) {
+  /** Forgets the nodes not in {@code present} (they left the cluster). */
+  public void retain(java.util.Collection<NodeId> present) {
+    if (cache.keySet().retainAll(new java.util.HashSet<>(present))) {
       version.incrementAndGet();
     }
   }

@@ -78,9 +78,11 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp> {
       new ConcurrentSkipListSet<>(SUBMISSION_ORDER);
   private final Set<String> admitted = new HashSet<>();
   private final Map<String, String> lastRefusal = new java.util.HashMap<>();
+  private final Map<String, Long> constraintChecked = new java.util.HashMap<>();
   private final YarnViews.Constraints constraints = new YarnViews.Constraints();
   private volatile OfferPolicies.Binding binding;
   private volatile NodeSpecs nodeSpecs = new NodeSpecs();
+  private volatile YarnViews.NodeIndex nodeIndex = YarnViews.NodeIndex.EMPTY;
 
   /** Used by CapacityScheduler through reflection. */
   public OfferOrderingPolicy() {}
@@ -116,7 +118,32 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp> {
     }
     binding = cls != null ? OfferPolicies.instantiate(cls) : OfferPolicies.bound(instance.trim());
     nodeSpecs = new NodeSpecs(perf);
+    nodeIndex = YarnViews.NodeIndex.EMPTY;
     LOG.info("leaf queue ordering by Rota policy {}", binding.policy().name());
+    ShareMetrics.track(this);
+  }
+
+  /** The configured policy, or null before {@link #configure}. */
+  OfferPolicy policyOrNull() {
+    OfferPolicies.Binding b = binding;
+    return b == null ? null : b.policy();
+  }
+
+  /** The queue of this policy's applications ("-" while it has none). */
+  String queueName() {
+    for (FiCaSchedulerApp app : apps) {
+      return app.getQueueName();
+    }
+    return "-";
+  }
+
+  /** The ids of this policy's applications. */
+  List<String> applicationIds() {
+    List<String> ids = new ArrayList<>();
+    for (FiCaSchedulerApp app : apps) {
+      ids.add(app.getApplicationId().toString());
+    }
+    return ids;
   }
 
   private OfferPolicy policy() {
@@ -140,7 +167,7 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp> {
       for (FiCaSchedulerApp app : apps) {
         all.add(new YarnViews.AppJob(app, constraints));
       }
-      YarnViews.View view = new YarnViews.View(heartbeat, all, nodeSpecs);
+      YarnViews.View view = new YarnViews.View(heartbeat, all, index(heartbeat));
       List<YarnViews.AppJob> candidates = new ArrayList<>();
       for (YarnViews.AppJob job : all) {
         if (job.hasRunnableTask() && admit(policy, job, view)) {
@@ -150,6 +177,7 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp> {
       if (candidates.isEmpty()) {
         return java.util.Collections.emptyIterator();
       }
+      candidates.forEach(c -> warnIfNoNodeAdmits(c, view));
       int node = heartbeat.map(h -> view.indexOf(h.node().toString())).orElse(OfferPolicy.ANY_NODE);
       List<JobView> ranked = policy.rank(node, List.copyOf(candidates), view);
       Map<JobView, Boolean> allowed = new IdentityHashMap<>();
@@ -168,6 +196,38 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp> {
       }
       return order.iterator();
     }
+  }
+
+  /** The node index, rebuilt when the heartbeat shows a node change. Holds this. */
+  private YarnViews.NodeIndex index(Optional<Heartbeat> heartbeat) {
+    YarnViews.NodeIndex i = nodeIndex.refresh(heartbeat, nodeSpecs);
+    nodeIndex = i;
+    return i;
+  }
+
+  /**
+   * Logs once per application and node set when no node of the cluster satisfies the application's
+   * placement constraints: YARN accepts such an application and it waits until a matching node
+   * joins. Holds this.
+   */
+  private void warnIfNoNodeAdmits(YarnViews.AppJob job, YarnViews.View view) {
+    var spec = job.spec();
+    if (spec.constraints().isEmpty()
+        || Long.valueOf(view.nodesVersion()).equals(constraintChecked.get(spec.id()))) {
+      return;
+    }
+    constraintChecked.put(spec.id(), view.nodesVersion());
+    for (int m = 0; m < view.nodeCount(); m++) {
+      if (spec.admits(view.node(m))) {
+        return;
+      }
+    }
+    LOG.warn(
+        "application {}: none of the {} nodes satisfies its placement constraints {}; it waits"
+            + " until such a node joins",
+        spec.id(),
+        view.nodeCount(),
+        spec.constraints());
   }
 
   private boolean admit(OfferPolicy policy, YarnViews.AppJob job, YarnViews.View view) {
@@ -204,7 +264,8 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp> {
         all.add(new YarnViews.AppJob(a, constraints));
       }
       binding.listener().accept(d);
-      policy.onDecision(d, new YarnViews.View(Heartbeat.current(), all, nodeSpecs));
+      Optional<Heartbeat> heartbeat = Heartbeat.current();
+      policy.onDecision(d, new YarnViews.View(heartbeat, all, index(heartbeat)));
     }
   }
 
@@ -241,6 +302,7 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp> {
     synchronized (this) {
       admitted.remove(app.getApplicationId().toString());
       lastRefusal.remove(app.getApplicationId().toString());
+      constraintChecked.remove(app.getApplicationId().toString());
     }
     return removed;
   }

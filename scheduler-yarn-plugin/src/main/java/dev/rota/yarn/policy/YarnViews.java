@@ -193,49 +193,73 @@ final class YarnViews {
     }
   }
 
-  /** The cluster of one heartbeat (or none) with the leaf queue's candidate jobs. */
-  static final class View implements ClusterView {
-    private final double now;
-    private final List<FiCaSchedulerNode> nodes;
-    private final NodeSpec[] specs;
-    private final List<AppJob> jobs;
-    private final List<Integer> open = new ArrayList<>();
-    private final Resource total;
-    private final Resource used;
+  /**
+   * The scheduler's nodes sorted by node id (so indices are stable), their specs and total
+   * capacity: built once per {@link Heartbeat#nodesVersion()}, i.e. again only when a node joins,
+   * leaves or changes, never per heartbeat.
+   */
+  static final class NodeIndex {
+    static final NodeIndex EMPTY = new NodeIndex(Long.MIN_VALUE, List.of(), new NodeSpecs());
 
-    View(Optional<Heartbeat> heartbeat, List<AppJob> jobs, NodeSpecs nodeSpecs) {
-      this.now = heartbeat.map(h -> h.clock().getTime() / 1000.0).orElse(0.0);
-      List<FiCaSchedulerNode> all =
-          new ArrayList<>(heartbeat.map(h -> h.nodes().get()).orElse(List.of()));
-      all.sort(Comparator.comparing(n -> n.getNodeID().toString()));
-      this.nodes = List.copyOf(all);
+    final long version;
+    final List<FiCaSchedulerNode> nodes;
+    final NodeSpec[] specs;
+    final Map<String, Integer> byId;
+    final Resource total;
+
+    NodeIndex(long version, List<FiCaSchedulerNode> all, NodeSpecs nodeSpecs) {
+      List<FiCaSchedulerNode> sorted = new ArrayList<>(all);
+      sorted.sort(Comparator.comparing(n -> n.getNodeID().toString()));
+      this.version = version;
+      this.nodes = List.copyOf(sorted);
       this.specs = new NodeSpec[nodes.size()];
+      this.byId = new java.util.HashMap<>();
       Resource t = Resource.ZERO;
-      Resource u = Resource.ZERO;
       for (int i = 0; i < specs.length; i++) {
-        FiCaSchedulerNode n = nodes.get(i);
-        specs[i] = nodeSpecs.of(n);
-        Resource cap = specs[i].capacity();
-        t = t.plus(cap);
-        Resource free = free(i);
-        u = u.plus(cap.minus(free));
-        if (free.memoryMb() > 0 && free.vcores() > 0) {
-          open.add(i);
-        }
+        specs[i] = nodeSpecs.of(nodes.get(i));
+        byId.put(specs[i].id(), i);
+        t = t.plus(specs[i].capacity());
       }
       this.total = t;
-      this.used = u;
+      nodeSpecs.retain(nodes.stream().map(FiCaSchedulerNode::getNodeID).toList());
+    }
+
+    /** This index if {@code heartbeat} shows no node change, else a new one. */
+    NodeIndex refresh(Optional<Heartbeat> heartbeat, NodeSpecs nodeSpecs) {
+      if (heartbeat.isEmpty() || heartbeat.get().nodesVersion() == version) {
+        return this;
+      }
+      return new NodeIndex(
+          heartbeat.get().nodesVersion(), heartbeat.get().nodes().get(), nodeSpecs);
+    }
+  }
+
+  /**
+   * The cluster of one heartbeat (or, outside one, of the last) with the leaf queue's candidate
+   * jobs. Per-node state (free resources, open nodes, cluster use) is read only when a policy asks.
+   */
+  static final class View implements ClusterView {
+    private final double now;
+    private final NodeIndex index;
+    private final List<AppJob> jobs;
+    private List<Integer> open;
+    private Resource used;
+
+    View(Optional<Heartbeat> heartbeat, List<AppJob> jobs, NodeIndex index) {
+      this.now = heartbeat.map(h -> h.clock().getTime() / 1000.0).orElse(0.0);
+      this.index = index;
       this.jobs = List.copyOf(jobs);
     }
 
-    /** The index of the node with id {@code nodeId}, or -1. */
-    int indexOf(String nodeId) {
-      for (int i = 0; i < specs.length; i++) {
-        if (specs[i].id().equals(nodeId)) {
-          return i;
-        }
-      }
-      return -1;
+    @Override
+    public int indexOf(String nodeId) {
+      Integer i = index.byId.get(nodeId);
+      return i == null ? -1 : i;
+    }
+
+    @Override
+    public long nodesVersion() {
+      return index.version;
     }
 
     @Override
@@ -245,42 +269,63 @@ final class YarnViews {
 
     @Override
     public Resource totalCapacity() {
-      return total;
+      return index.total;
     }
 
     @Override
     public Resource used() {
+      if (used == null) {
+        Resource u = Resource.ZERO;
+        for (int i = 0; i < index.specs.length; i++) {
+          u = u.plus(index.specs[i].capacity().minus(free(i)));
+        }
+        used = u;
+      }
       return used;
     }
 
     @Override
     public int nodeCount() {
-      return specs.length;
+      return index.specs.length;
     }
 
     @Override
-    public NodeSpec node(int index) {
-      return specs[index];
+    public NodeSpec node(int i) {
+      return index.specs[i];
     }
 
     @Override
-    public Resource free(int index) {
-      return core(nodes.get(index).getUnallocatedResource());
+    public Resource free(int i) {
+      return core(index.nodes.get(i).getUnallocatedResource());
     }
 
     @Override
-    public boolean fits(int index, Resource demand) {
-      return demand.fitsIn(free(index));
+    public boolean fits(int i, Resource demand) {
+      return demand.fitsIn(free(i));
+    }
+
+    private List<Integer> open() {
+      if (open == null) {
+        List<Integer> o = new ArrayList<>();
+        for (int i = 0; i < index.specs.length; i++) {
+          Resource free = free(i);
+          if (free.memoryMb() > 0 && free.vcores() > 0) {
+            o.add(i);
+          }
+        }
+        open = o;
+      }
+      return open;
     }
 
     @Override
     public int openNodeCount() {
-      return open.size();
+      return open().size();
     }
 
     @Override
     public int openNode(int k) {
-      return open.get(k);
+      return open().get(k);
     }
 
     @Override
@@ -294,14 +339,30 @@ final class YarnViews {
     }
 
     @Override
-    public List<? extends ContainerView> running(int index) {
+    public List<? extends ContainerView> running(int i) {
       List<ContainerView> out = new ArrayList<>();
-      List<RMContainer> cs = new ArrayList<>(nodes.get(index).getCopiedListOfRunningContainers());
+      List<RMContainer> cs = new ArrayList<>(index.nodes.get(i).getCopiedListOfRunningContainers());
       cs.sort(
           Comparator.comparingLong(RMContainer::getCreationTime)
               .thenComparing(RMContainer::getContainerId));
       for (RMContainer c : cs) {
-        out.add(new Container(c, index));
+        out.add(new Container(c, i));
+      }
+      return out;
+    }
+
+    /** The application's live containers on the nodes this view knows. */
+    @Override
+    public List<? extends ContainerView> containersOf(JobView job) {
+      if (!(job instanceof AppJob a)) {
+        return ClusterView.super.containersOf(job);
+      }
+      List<ContainerView> out = new ArrayList<>();
+      for (RMContainer c : a.app.getLiveContainers()) {
+        int i = indexOf(c.getAllocatedNode().toString());
+        if (i >= 0) {
+          out.add(new Container(c, i));
+        }
       }
       return out;
     }

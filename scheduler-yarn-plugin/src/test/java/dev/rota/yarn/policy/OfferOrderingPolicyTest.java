@@ -54,9 +54,19 @@ class OfferOrderingPolicyTest {
         "rota-offer needs exactly one of ordering-policy.policy-class or ordering-policy.policy-instance, got {}",
         error(Map.of()));
     assertEquals(
-        "unknown key ordering-policy.polcy-class for rota-offer (known: ordering-policy.policy-class,"
+        "unknown key ordering-policy.polcy-class for rota-offer (known:"
+            + " ordering-policy.node-performance, ordering-policy.policy-class,"
             + " ordering-policy.policy-instance)",
         error(Map.of("polcy-class", "x")));
+    assertEquals(
+        "ordering-policy.node-performance: host worker-1: node attribute perf must be a positive"
+            + " number, got '0'",
+        error(
+            Map.of(
+                "policy-class",
+                FewestRunningFirst.class.getName(),
+                "node-performance",
+                "worker-1=0")));
     assertEquals(
         "OfferPolicy class com.example.Nope is not on the RM classpath",
         error(Map.of("policy-class", "com.example.Nope")));
