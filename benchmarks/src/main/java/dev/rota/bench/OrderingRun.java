@@ -1,0 +1,254 @@
+package dev.rota.bench;
+
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
+
+import dev.rota.yarn.RotaCapacityScheduler;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
+import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.NodeAttribute;
+import org.apache.hadoop.yarn.api.records.NodeAttributeType;
+import org.apache.hadoop.yarn.api.records.Priority;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.resourcemanager.MockNodes;
+import org.apache.hadoop.yarn.server.resourcemanager.MockRM;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttempt;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptMetrics;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState;
+import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacitySchedulerConfiguration;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerApp;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAddedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptAddedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptRemovedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppRemovedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeAddedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeAttributesUpdateSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeUpdateSchedulerEvent;
+
+/**
+ * One benchmark JVM: a real CapacityScheduler ({@code RotaCapacityScheduler}) in Hadoop's MockRM,
+ * {@code nodes} nodes of 8 GiB / 8 vcores (performance 1.0, 1.25, ... 3.25 as {@code
+ * rm.yarn.io/perf}), one leaf queue with the variant's ordering policy, heartbeats driven directly
+ * on this thread (synchronous scheduling), as Hadoop's TestCapacitySchedulerPerf does.
+ *
+ * <p>A round submits {@code apps} applications whose 1 GiB / 1 vcore asks together fill the cluster
+ * exactly, heartbeats every node once (each heartbeat allocates up to the node's 8 containers,
+ * CapacityScheduler's multiple assignments) and removes the applications again (releasing their
+ * containers, outside the measurement). The first round is warm-up; the others are measured: the
+ * wall time of each {@code handle(NODE_UPDATE)} call and the containers allocated.
+ */
+public final class OrderingRun {
+  static final String RESULT = "RESULT ";
+  static final int NODE_GB = 8;
+
+  /** One variant's figures. */
+  record Result(
+      String variant,
+      int nodes,
+      int apps,
+      long heartbeats,
+      long containers,
+      double p50Micros,
+      double p99Micros,
+      double containersPerSecond) {
+    String line() {
+      return String.format(
+          Locale.ROOT,
+          RESULT + "%s %d %d %d %d %.3f %.3f %.3f",
+          variant,
+          nodes,
+          apps,
+          heartbeats,
+          containers,
+          p50Micros,
+          p99Micros,
+          containersPerSecond);
+    }
+
+    static Result parse(String line) {
+      String[] f = line.substring(RESULT.length()).trim().split(" ");
+      return new Result(
+          f[0],
+          Integer.parseInt(f[1]),
+          Integer.parseInt(f[2]),
+          Long.parseLong(f[3]),
+          Long.parseLong(f[4]),
+          Double.parseDouble(f[5]),
+          Double.parseDouble(f[6]),
+          Double.parseDouble(f[7]));
+    }
+  }
+
+  private OrderingRun() {}
+
+  public static void main(String[] args) throws Exception {
+    Result r =
+        run(
+            args[0],
+            Integer.parseInt(args[1]),
+            Integer.parseInt(args[2]),
+            Integer.parseInt(args[3]));
+    System.out.println(r.line());
+    System.exit(0);
+  }
+
+  static CapacitySchedulerConfiguration conf(String variant) {
+    CapacitySchedulerConfiguration cs = new CapacitySchedulerConfiguration();
+    String q = CapacitySchedulerConfiguration.ROOT + ".default";
+    cs.set("yarn.scheduler.capacity.root.queues", "default");
+    cs.set("yarn.scheduler.capacity." + q + ".capacity", "100");
+    cs.set("yarn.scheduler.capacity." + q + ".user-limit-factor", "100");
+    cs.set("yarn.scheduler.capacity.maximum-am-resource-percent", "1.0");
+    cs.set("yarn.scheduler.capacity.schedule-asynchronously.enable", "false");
+    // asks for ANY are off-switch: let one heartbeat fill the node (YARN's default is 1)
+    cs.set(
+        "yarn.scheduler.capacity.per-node-heartbeat.maximum-offswitch-assignments",
+        Integer.toString(NODE_GB));
+    String policy = "yarn.scheduler.capacity." + q + ".ordering-policy";
+    switch (variant) {
+      case "fifo" -> cs.set(policy, "fifo");
+      case "fair" -> cs.set(policy, "fair");
+      case "offer-fifo" -> {
+        cs.set(policy, "dev.rota.yarn.policy.OfferOrderingPolicy");
+        cs.set(policy + ".policy-class", "dev.rota.core.baseline.FifoPolicy");
+      }
+      case "eunomia" -> {
+        cs.set(policy, "dev.rota.yarn.policy.OfferOrderingPolicy");
+        cs.set(policy + ".policy-class", "dev.rota.core.eunomia.EunomiaPolicy");
+      }
+      default -> throw new IllegalArgumentException("unknown variant " + variant);
+    }
+    return cs;
+  }
+
+  static Result run(String variant, int nodes, int apps, int rounds) throws Exception {
+    YarnConfiguration conf = new YarnConfiguration(conf(variant));
+    conf.setClass(
+        YarnConfiguration.RM_SCHEDULER, RotaCapacityScheduler.class, ResourceScheduler.class);
+    MockRM rm = new MockRM(conf);
+    rm.start();
+    try {
+      CapacityScheduler cs = (CapacityScheduler) rm.getResourceScheduler();
+      List<RMNode> rmNodes = new ArrayList<>();
+      Map<String, Set<NodeAttribute>> perf = new HashMap<>();
+      for (int i = 0; i < nodes; i++) {
+        RMNode n =
+            MockNodes.newNodeInfo(
+                i / 40, Resource.newInstance(NODE_GB * 1024L, NODE_GB), i, "host-" + i, 8041);
+        cs.handle(new NodeAddedSchedulerEvent(n));
+        rmNodes.add(n);
+        perf.put(
+            n.getNodeID().getHost(),
+            new HashSet<>(
+                List.of(
+                    NodeAttribute.newInstance(
+                        NodeAttribute.PREFIX_CENTRALIZED,
+                        "perf",
+                        NodeAttributeType.STRING,
+                        Double.toString(1.0 + (i % 10) * 0.25)))));
+      }
+      cs.handle(new NodeAttributesUpdateSchedulerEvent(perf));
+      int asksPerApp = Math.max(1, nodes * NODE_GB / apps);
+      List<Long> times = new ArrayList<>();
+      long containers = 0;
+      int appSeq = 0;
+      for (int round = 0; round < rounds; round++) {
+        List<ApplicationAttemptId> attempts = new ArrayList<>();
+        for (int a = 0; a < apps; a++) {
+          attempts.add(submit(rm, cs, appSeq++, asksPerApp));
+        }
+        long before = allocated(cs, attempts);
+        List<Long> roundTimes = new ArrayList<>(nodes);
+        for (RMNode n : rmNodes) {
+          long t0 = System.nanoTime();
+          cs.handle(new NodeUpdateSchedulerEvent(n));
+          roundTimes.add(System.nanoTime() - t0);
+        }
+        long got = allocated(cs, attempts) - before;
+        if (round > 0) {
+          times.addAll(roundTimes);
+          containers += got;
+        }
+        for (ApplicationAttemptId id : attempts) {
+          cs.handle(new AppAttemptRemovedSchedulerEvent(id, RMAppAttemptState.FINISHED, false));
+          cs.handle(new AppRemovedSchedulerEvent(id.getApplicationId(), RMAppState.FINISHED));
+        }
+      }
+      long[] sorted = times.stream().mapToLong(Long::longValue).toArray();
+      Arrays.sort(sorted);
+      long total = Arrays.stream(sorted).sum();
+      return new Result(
+          variant,
+          nodes,
+          apps,
+          sorted.length,
+          containers,
+          percentile(sorted, 0.50) / 1e3,
+          percentile(sorted, 0.99) / 1e3,
+          containers / (total / 1e9));
+    } finally {
+      rm.stop();
+    }
+  }
+
+  private static long allocated(CapacityScheduler cs, List<ApplicationAttemptId> attempts) {
+    long n = 0;
+    for (ApplicationAttemptId id : attempts) {
+      FiCaSchedulerApp app = cs.getApplicationAttempt(id);
+      n += app == null ? 0 : app.getLiveContainers().size();
+    }
+    return n;
+  }
+
+  private static double percentile(long[] sorted, double q) {
+    if (sorted.length == 0) {
+      return Double.NaN;
+    }
+    int k = (int) Math.ceil(q * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(sorted.length - 1, k))];
+  }
+
+  /** Submits application {@code seq} (mocked RMApp records, real scheduler app) with its asks. */
+  private static ApplicationAttemptId submit(MockRM rm, CapacityScheduler cs, int seq, int asks) {
+    ApplicationId appId = ApplicationId.newInstance(100, seq);
+    ApplicationAttemptId attemptId = ApplicationAttemptId.newInstance(appId, 1);
+    RMApp app = mock(RMApp.class);
+    RMAppAttempt attempt = mock(RMAppAttempt.class);
+    when(app.getApplicationId()).thenReturn(appId);
+    when(attempt.getAppAttemptId()).thenReturn(attemptId);
+    when(attempt.getMasterContainer()).thenReturn(mock(Container.class));
+    when(attempt.getSubmissionContext()).thenReturn(mock(ApplicationSubmissionContext.class));
+    when(attempt.getRMAppAttemptMetrics())
+        .thenReturn(new RMAppAttemptMetrics(attemptId, rm.getRMContext()));
+    when(app.getCurrentAppAttempt()).thenReturn(attempt);
+    rm.getRMContext().getRMApps().put(appId, app);
+    cs.handle(new AppAddedSchedulerEvent(appId, "default", "user" + (seq % 10)));
+    cs.handle(new AppAttemptAddedSchedulerEvent(attemptId, false));
+    FiCaSchedulerApp sched = cs.getApplicationAttempt(attemptId);
+    sched.updateResourceRequests(
+        List.of(
+            ResourceRequest.newInstance(
+                Priority.newInstance(1),
+                ResourceRequest.ANY,
+                Resource.newInstance(1024, 1),
+                asks)));
+    return attemptId;
+  }
+}
