@@ -73,6 +73,7 @@ public final class EunomiaExperiment implements Experiment {
     micro1(rows, outDir, plotter);
     micro2(rows);
     MacroBenchmark.run(quick, rows, outDir, plotter);
+    StrategyProofness.run(quick, rows);
     return rows;
   }
 
