@@ -37,8 +37,16 @@ import java.util.function.Supplier;
  *       progress-share timeline plot;
  *   <li>{@code micro2-*}: micro-benchmark 2 (Table 5.5), a job declaring a false "type 4 only"
  *       constraint: its time-averaged progress share under each scheduler, beside its share when it
- *       declares the truth (any type) and the relative gain of lying (beyond the paper).
+ *       declares the truth (any type) and the relative gain of lying (beyond the paper);
+ *   <li>{@code macro-*}: the macro-benchmark (§5.4.3), {@link MacroBenchmark} on the workload
+ *       {@link MacroWorkload} synthesizes from the Google subtrace;
+ *   <li>{@code strategyproof-*}, {@code online-vs-offline}: fairness properties and the online rule
+ *       against the LP, measured on random small instances ({@link StrategyProofness}; beyond the
+ *       paper).
  * </ul>
+ *
+ * <p>{@code --quick} runs the macro-benchmark on a tenth of the jobs and nodes and 200 instances
+ * instead of 1,000; the rest is the same.
  *
  * <p>Defaults the dissertation leaves open, named here: task times are exponential with the table's
  * mean on a Type-1 node ({@link #TASK_TIME}), drawn from one generator seeded {@link #SEED} (the
@@ -63,7 +71,8 @@ public final class EunomiaExperiment implements Experiment {
 
   @Override
   public String description() {
-    return "Eunomia (dissertation ch. 5): the 3-machine example, micro-benchmarks 1 and 2 vs TSF, Choosy, DRF";
+    return "Eunomia (dissertation ch. 5): the 3-machine example, micro- and macro-benchmarks vs TSF,"
+        + " Choosy, DRF; strategy-proofness and online vs offline LP measured";
   }
 
   @Override
