@@ -3,7 +3,6 @@ package dev.rota.experiments.eunomia;
 import dev.rota.core.eunomia.Baselines;
 import dev.rota.core.eunomia.EunomiaPolicy;
 import dev.rota.core.eunomia.Performance;
-import dev.rota.core.eunomia.ProgressShares;
 import dev.rota.core.eunomia.ProgressiveFilling;
 import dev.rota.core.model.JobSpec;
 import dev.rota.core.model.NodeSpec;
@@ -11,9 +10,6 @@ import dev.rota.core.model.PlacementConstraint;
 import dev.rota.core.model.QueueSpec;
 import dev.rota.core.model.Resource;
 import dev.rota.core.model.Workload;
-import dev.rota.core.policy.ClusterView;
-import dev.rota.core.policy.Decision;
-import dev.rota.core.policy.JobView;
 import dev.rota.core.policy.OfferPolicy;
 import dev.rota.core.sim.ClusterSimulation;
 import dev.rota.core.sim.OfferPass;
@@ -24,7 +20,6 @@ import dev.rota.experiments.ReproRow;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,8 +36,17 @@ import java.util.function.Supplier;
  *   <li>{@code micro1-*}: micro-benchmark 1 (Table 5.4), job completion times and the
  *       progress-share timeline plot;
  *   <li>{@code micro2-*}: micro-benchmark 2 (Table 5.5), a job declaring a false "type 4 only"
- *       constraint: its time-averaged progress share under each scheduler.
+ *       constraint: its time-averaged progress share under each scheduler, beside its share when it
+ *       declares the truth (any type) and the relative gain of lying (beyond the paper);
+ *   <li>{@code macro-*}: the macro-benchmark (§5.4.3), {@link MacroBenchmark} on the workload
+ *       {@link MacroWorkload} synthesizes from the Google subtrace;
+ *   <li>{@code strategyproof-*}, {@code online-vs-offline}: fairness properties and the online rule
+ *       against the LP, measured on random small instances ({@link StrategyProofness}; beyond the
+ *       paper).
  * </ul>
+ *
+ * <p>{@code --quick} runs the macro-benchmark on a tenth of the jobs and nodes and 200 instances
+ * instead of 1,000; the rest is the same.
  *
  * <p>Defaults the dissertation leaves open, named here: task times are exponential with the table's
  * mean on a Type-1 node ({@link #TASK_TIME}), drawn from one generator seeded {@link #SEED} (the
@@ -67,7 +71,8 @@ public final class EunomiaExperiment implements Experiment {
 
   @Override
   public String description() {
-    return "Eunomia (dissertation ch. 5): the 3-machine example, micro-benchmarks 1 and 2 vs TSF, Choosy, DRF";
+    return "Eunomia (dissertation ch. 5): the 3-machine example, micro- and macro-benchmarks vs TSF,"
+        + " Choosy, DRF; strategy-proofness and online vs offline LP measured";
   }
 
   @Override
@@ -76,6 +81,8 @@ public final class EunomiaExperiment implements Experiment {
     example(rows);
     micro1(rows, outDir, plotter);
     micro2(rows);
+    MacroBenchmark.run(quick, rows, outDir, plotter);
+    StrategyProofness.run(quick, rows);
     return rows;
   }
 
@@ -108,7 +115,7 @@ public final class EunomiaExperiment implements Experiment {
   /** Progress shares once the first pass at t=0 has filled the cluster. */
   private static Map<String, Double> sharesAfterFirstPass(
       OfferPolicy policy, List<JobSpec> jobs, List<NodeSpec> nodes) {
-    Sampler s = new Sampler(policy, jobs, nodes, 0);
+    ShareSampler s = new ShareSampler(policy, jobs, nodes, 0);
     new ClusterSimulation(
             new Workload("example", jobs), nodes, QueueSpec.singleDefault(), new OfferPass(s), SEED)
         .run();
@@ -162,14 +169,19 @@ public final class EunomiaExperiment implements Experiment {
     for (int i = 1; i <= 3; i++) {
       jobs.add(job("job" + i, 0, exp(rnd, 1000, 2), "type", "1", "2", "3", "4"));
     }
-    jobs.add(job("job4", 0, exp(rnd, 1000, 2), "type", "4"));
+    double[] fakerTasks = exp(rnd, 1000, 2);
+    List<JobSpec> truthful = new ArrayList<>(jobs);
+    jobs.add(job("job4", 0, fakerTasks, "type", "4"));
+    truthful.add(job("job4", 0, fakerTasks, "type", "1", "2", "3", "4"));
     Map<String, Supplier<OfferPolicy>> schedulers = new LinkedHashMap<>();
     schedulers.put("eunomia", EunomiaPolicy::new);
     schedulers.put("tsf", Baselines.Tsf::new);
     schedulers.put("choosy", Baselines.Choosy::new);
     schedulers.put("drf", Baselines.Drf::new);
     Map<String, Run> runs = new LinkedHashMap<>();
+    Map<String, Run> truthfulRuns = new LinkedHashMap<>();
     schedulers.forEach((name, p) -> runs.put(name, run(p.get(), jobs, nodes, 0)));
+    schedulers.forEach((name, p) -> truthfulRuns.put(name, run(p.get(), truthful, nodes, 0)));
     Run tsf = runs.get("tsf");
     Map<String, Double> paperFaker = Map.of("eunomia", 25.0, "tsf", 40.0);
     for (var e : runs.entrySet()) {
@@ -184,6 +196,16 @@ public final class EunomiaExperiment implements Experiment {
               100 * r.sampler.mean("job4"),
               isTsf ? null : 100 * tsf.sampler.mean("job4"),
               isTsf ? null : "tsf"));
+      double honest = 100 * truthfulRuns.get(e.getKey()).sampler.mean("job4");
+      rows.add(new ReproRow(c, "faker_truthful_share_pct", null, honest, null, null));
+      rows.add(
+          new ReproRow(
+              c,
+              "faker_lying_gain_pct",
+              null,
+              100 * (100 * r.sampler.mean("job4") - honest) / honest,
+              null,
+              null));
       double others =
           (r.sampler.mean("job1") + r.sampler.mean("job2") + r.sampler.mean("job3")) / 3;
       rows.add(
@@ -216,11 +238,11 @@ public final class EunomiaExperiment implements Experiment {
   // ---- shared
   // ------------------------------------------------------------------------------------
 
-  private record Run(SimResult result, Sampler sampler) {}
+  private record Run(SimResult result, ShareSampler sampler) {}
 
   private static Run run(
       OfferPolicy policy, List<JobSpec> jobs, List<NodeSpec> nodes, double allPresentFrom) {
-    Sampler s = new Sampler(policy, jobs, nodes, allPresentFrom);
+    ShareSampler s = new ShareSampler(policy, jobs, nodes, allPresentFrom);
     SimResult r =
         new ClusterSimulation(
                 new Workload("eunomia", jobs),
@@ -278,116 +300,5 @@ public final class EunomiaExperiment implements Experiment {
       d[i] = -mean * Math.log(1 - rnd.nextDouble());
     }
     return d;
-  }
-
-  /**
-   * Wraps a policy and samples every job's progress share (Eunomia's definition, whatever the
-   * policy) after each of its placements: a timeline and time averages over the time every job is
-   * present.
-   */
-  static final class Sampler implements OfferPolicy {
-    private final OfferPolicy inner;
-    private final Map<String, Double> denominators = new HashMap<>();
-    private final List<String> ids = new ArrayList<>();
-    private final double allPresentFrom;
-    private final List<Double> times = new ArrayList<>();
-    private final Map<String, List<Double>> series = new HashMap<>();
-    private final Map<String, Double> integral = new HashMap<>();
-    private double lastTime = Double.NaN;
-    private Map<String, Double> last = Map.of();
-    private double window;
-    private boolean closed;
-    Map<String, Double> atFirstPass = Map.of();
-
-    Sampler(OfferPolicy inner, List<JobSpec> jobs, List<NodeSpec> nodes, double allPresentFrom) {
-      this.inner = inner;
-      this.allPresentFrom = allPresentFrom;
-      for (JobSpec j : jobs) {
-        ids.add(j.id());
-        denominators.put(
-            j.id(),
-            ProgressShares.denominator(
-                j, j.stages().get(0).taskDemand(), nodes, Performance.NODE_FACTOR));
-        series.put(j.id(), new ArrayList<>());
-      }
-    }
-
-    @Override
-    public String name() {
-      return inner.name();
-    }
-
-    @Override
-    public List<JobView> rank(int node, List<? extends JobView> candidates, ClusterView view) {
-      return inner.rank(node, candidates, view);
-    }
-
-    @Override
-    public Decision admit(JobView job, ClusterView view) {
-      return inner.admit(job, view);
-    }
-
-    @Override
-    public void onDecision(Decision decision, ClusterView view) {
-      inner.onDecision(decision, view);
-      if (decision.action() != Decision.Action.PLACE) {
-        return;
-      }
-      double now = view.now();
-      Map<String, Double> progress = new HashMap<>();
-      for (int m = 0; m < view.nodeCount(); m++) {
-        for (var c : view.running(m)) {
-          progress.merge(c.jobId(), view.node(m).performanceFactor(), Double::sum);
-        }
-      }
-      Map<String, Double> shares = new HashMap<>();
-      for (String id : ids) {
-        shares.put(id, progress.getOrDefault(id, 0.0) / denominators.get(id));
-      }
-      // a job with nothing running after the window opened has finished: the window closes
-      if (!closed && now > allPresentFrom && !Double.isNaN(lastTime)) {
-        for (String id : ids) {
-          if (last.getOrDefault(id, 0.0) == 0 && lastTime >= allPresentFrom) {
-            closed = true;
-          }
-        }
-        if (!closed && lastTime >= allPresentFrom) {
-          double dt = now - lastTime;
-          window += dt;
-          for (String id : ids) {
-            integral.merge(id, last.get(id) * dt, Double::sum);
-          }
-        }
-      }
-      if (now == 0) {
-        atFirstPass = shares;
-      }
-      if (now != lastTime) {
-        times.add(now);
-        for (String id : ids) {
-          series.get(id).add(shares.get(id));
-        }
-      } else {
-        int k = times.size() - 1;
-        for (String id : ids) {
-          series.get(id).set(k, shares.get(id));
-        }
-      }
-      lastTime = now;
-      last = shares;
-    }
-
-    double[] times() {
-      return times.stream().mapToDouble(Double::doubleValue).toArray();
-    }
-
-    double[] series(String id) {
-      return series.get(id).stream().mapToDouble(Double::doubleValue).toArray();
-    }
-
-    /** The time-averaged share while every job was present. */
-    double mean(String id) {
-      return window > 0 ? integral.getOrDefault(id, 0.0) / window : Double.NaN;
-    }
   }
 }
