@@ -99,6 +99,8 @@ public final class OrderingRun {
   private OrderingRun() {}
 
   public static void main(String[] args) throws Exception {
+    // the scheduler logs every allocation at INFO: measured, that would be the console's cost
+    org.apache.log4j.LogManager.getLoggerRepository().setThreshold(org.apache.log4j.Level.WARN);
     Result r =
         run(
             args[0],

@@ -21,7 +21,7 @@ import java.util.Map;
  * The schedulers differ only in the share they compare.
  */
 public abstract class ShareOrder implements OfferPolicy {
-  private final Map<String, Double> monopolyCache = new HashMap<>();
+  private final Map<String, Map<String, Double>> monopolyCache = new HashMap<>();
   private final Map<String, Progress> progressCache = new HashMap<>();
   private long cacheKey = Long.MIN_VALUE;
   private volatile Map<String, Double> lastShares = Map.of();
@@ -158,8 +158,9 @@ public abstract class ShareOrder implements OfferPolicy {
     /** A per-job quantity over the whole cluster, computed once until the nodes change. */
     public double monopoly(
         JobView job, String what, java.util.function.ToDoubleFunction<List<NodeSpec>> f) {
-      return monopolyCache.computeIfAbsent(
-          what + '\u0000' + job.spec().id(), k -> f.applyAsDouble(nodes()));
+      return monopolyCache
+          .computeIfAbsent(what, k -> new HashMap<>())
+          .computeIfAbsent(job.spec().id(), k -> f.applyAsDouble(nodes()));
     }
 
     /** Σ over the job's running containers of P[u][m] of the node each runs on. */

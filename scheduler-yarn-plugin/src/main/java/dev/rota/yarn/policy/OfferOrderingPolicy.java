@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentSkipListSet;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerApp;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.IteratorSelector;
@@ -79,6 +80,8 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp> {
   private final Set<String> admitted = new HashSet<>();
   private final Map<String, String> lastRefusal = new java.util.HashMap<>();
   private final Map<String, Long> constraintChecked = new java.util.HashMap<>();
+  private final Map<ApplicationId, YarnViews.AppJob> jobs =
+      new java.util.concurrent.ConcurrentHashMap<>();
   private final YarnViews.Constraints constraints = new YarnViews.Constraints();
   private volatile OfferPolicies.Binding binding;
   private volatile NodeSpecs nodeSpecs = new NodeSpecs();
@@ -119,6 +122,7 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp> {
     binding = cls != null ? OfferPolicies.instantiate(cls) : OfferPolicies.bound(instance.trim());
     nodeSpecs = new NodeSpecs(perf);
     nodeIndex = YarnViews.NodeIndex.EMPTY;
+    jobs.clear();
     LOG.info("leaf queue ordering by Rota policy {}", binding.policy().name());
     ShareMetrics.track(this);
   }
@@ -165,7 +169,7 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp> {
     synchronized (this) {
       List<YarnViews.AppJob> all = new ArrayList<>();
       for (FiCaSchedulerApp app : apps) {
-        all.add(new YarnViews.AppJob(app, constraints));
+        all.add(job(app));
       }
       YarnViews.View view = new YarnViews.View(heartbeat, all, index(heartbeat));
       List<YarnViews.AppJob> candidates = new ArrayList<>();
@@ -196,6 +200,17 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp> {
       }
       return order.iterator();
     }
+  }
+
+  /** The application as a core job, reused while its pending resources are unchanged. */
+  private YarnViews.AppJob job(FiCaSchedulerApp app) {
+    ApplicationId id = app.getApplicationId();
+    YarnViews.AppJob cached = jobs.get(id);
+    YarnViews.AppJob j = YarnViews.AppJob.of(app, cached, constraints);
+    if (j != cached) {
+      jobs.put(id, j);
+    }
+    return j;
   }
 
   /** The node index, rebuilt when the heartbeat shows a node change. Holds this. */
@@ -261,7 +276,7 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp> {
     synchronized (this) {
       List<YarnViews.AppJob> all = new ArrayList<>();
       for (FiCaSchedulerApp a : apps) {
-        all.add(new YarnViews.AppJob(a, constraints));
+        all.add(job(a));
       }
       binding.listener().accept(d);
       Optional<Heartbeat> heartbeat = Heartbeat.current();
@@ -299,6 +314,7 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp> {
   public boolean removeSchedulableEntity(FiCaSchedulerApp app) {
     boolean removed = apps.remove(app);
     constraints.remove(app);
+    jobs.remove(app.getApplicationId());
     synchronized (this) {
       admitted.remove(app.getApplicationId().toString());
       lastRefusal.remove(app.getApplicationId().toString());

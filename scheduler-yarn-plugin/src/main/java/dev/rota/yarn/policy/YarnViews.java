@@ -103,9 +103,28 @@ final class YarnViews {
     final FiCaSchedulerApp app;
     private final JobSpec spec;
     private final boolean pending;
+    private final org.apache.hadoop.yarn.api.records.Resource pendingTotal;
+
+    /**
+     * {@code cached} if the application's pending resources are what they were when it was built
+     * (an allocation or a new ask changes them), else a new view of the application. What this
+     * misses: asks replaced by others of the same total, and CapacityScheduler user weights changed
+     * by a refresh (the policy drops its cache on every refresh).
+     */
+    static AppJob of(FiCaSchedulerApp app, AppJob cached, Constraints constraints) {
+      if (cached != null
+          && cached.app == app
+          && cached.pendingTotal.equals(app.getAppAttemptResourceUsage().getPending())) {
+        return cached;
+      }
+      return new AppJob(app, constraints);
+    }
 
     AppJob(FiCaSchedulerApp app, Constraints constraints) {
       this.app = app;
+      this.pendingTotal =
+          org.apache.hadoop.yarn.api.records.Resource.newInstance(
+              app.getAppAttemptResourceUsage().getPending());
       Optional<SchedulerRequestKey> key = nextKey(app);
       this.pending = key.isPresent();
       Resource demand =
@@ -149,7 +168,7 @@ final class YarnViews {
 
     @Override
     public int runningTasks() {
-      return app.getLiveContainers().size();
+      return app.getLiveContainersMap().size(); // getLiveContainers() would copy them
     }
 
     @Override
@@ -358,7 +377,7 @@ final class YarnViews {
         return ClusterView.super.containersOf(job);
       }
       List<ContainerView> out = new ArrayList<>();
-      for (RMContainer c : a.app.getLiveContainers()) {
+      for (RMContainer c : a.app.getLiveContainersMap().values()) {
         int i = indexOf(c.getAllocatedNode().toString());
         if (i >= 0) {
           out.add(new Container(c, i));
