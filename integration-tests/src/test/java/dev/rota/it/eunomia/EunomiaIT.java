@@ -261,10 +261,8 @@ class EunomiaIT {
         break;
       }
       if (bothHold && bothWait) {
-        if (samples % 20 == 0) {
-          double j = jmxJainIndex();
-          jainSeen = Double.isNaN(j) ? jainSeen : j;
-        }
+        double j = jmxJainIndex();
+        jainSeen = Double.isNaN(j) ? jainSeen : j;
         started = true;
         samples++;
         for (String k : sum.keySet()) {
@@ -294,7 +292,12 @@ class EunomiaIT {
               new javax.management.ObjectName("Hadoop:service=*,name=" + ShareMetrics.SOURCE_NAME),
               null);
       for (var name : names) {
-        return ((Number) server.getAttribute(name, "JainIndex")).doubleValue();
+        // attributes are named after the record's position; the first queue's is "JainIndex"
+        for (var a : server.getMBeanInfo(name).getAttributes()) {
+          if (a.getName().equals("JainIndex") || a.getName().startsWith("JainIndex.")) {
+            return ((Number) server.getAttribute(name, a.getName())).doubleValue();
+          }
+        }
       }
       return Double.NaN;
     } catch (javax.management.JMException e) {

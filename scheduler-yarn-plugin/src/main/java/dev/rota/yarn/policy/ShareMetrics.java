@@ -10,7 +10,6 @@ import java.util.Set;
 import java.util.WeakHashMap;
 import org.apache.hadoop.metrics2.MetricsCollector;
 import org.apache.hadoop.metrics2.MetricsInfo;
-import org.apache.hadoop.metrics2.MetricsRecordBuilder;
 import org.apache.hadoop.metrics2.MetricsSource;
 import org.apache.hadoop.metrics2.lib.Interns;
 
@@ -75,38 +74,42 @@ public final class ShareMetrics implements MetricsSource {
       }
       String queue = p.queueName();
       Map<String, Double> shares = order.lastShares();
+      Map<String, Double> finite = new java.util.LinkedHashMap<>();
       double sum = 0;
       double sumSq = 0;
       double min = Double.POSITIVE_INFINITY;
       double max = 0;
-      int n = 0;
       for (String app : p.applicationIds()) {
         Double s = shares.get(app);
         if (s == null || s.isInfinite() || s.isNaN()) {
           continue;
         }
-        n++;
+        finite.put(app, s);
         sum += s;
         sumSq += s * s;
         min = Math.min(min, s);
         max = Math.max(max, s);
-        collector
-            .addRecord(APP_RECORD)
-            .setContext("yarn")
-            .tag(QUEUE, queue)
-            .tag(APP, app)
-            .addGauge(SHARE, s);
       }
-      MetricsRecordBuilder r =
-          collector
-              .addRecord(QUEUE_RECORD)
-              .setContext("yarn")
-              .tag(QUEUE, queue)
-              .tag(POLICY, order.name());
-      r.addGauge(JOBS, n)
+      int n = finite.size();
+      // the queue's record first: JMX names a record's attributes after its position (JainIndex,
+      // then JainIndex.1, ...), so with one ordered queue its figures keep their plain names
+      collector
+          .addRecord(QUEUE_RECORD)
+          .setContext("yarn")
+          .tag(QUEUE, queue)
+          .tag(POLICY, order.name())
+          .addGauge(JOBS, n)
           .addGauge(MIN, n == 0 ? 0 : min)
           .addGauge(MAX, max)
           .addGauge(JAIN, jain(n, sum, sumSq));
+      finite.forEach(
+          (app, s) ->
+              collector
+                  .addRecord(APP_RECORD)
+                  .setContext("yarn")
+                  .tag(QUEUE, queue)
+                  .tag(APP, app)
+                  .addGauge(SHARE, s));
     }
   }
 
