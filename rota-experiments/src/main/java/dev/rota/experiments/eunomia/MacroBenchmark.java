@@ -84,8 +84,9 @@ final class MacroBenchmark {
         }
       }
     }
-    plotCdf(plotter, outDir.resolve("macro-queueing-cdf.png"), "queueing", delays, 0);
-    plotCdf(plotter, outDir.resolve("macro-completion-cdf.png"), "completion", delays, 1);
+    plotCdf(plotter, outDir.resolve("macro-queueing-cdf.png"), "queueing", delays, 0, false);
+    // completion delays are all positive and span three decades
+    plotCdf(plotter, outDir.resolve("macro-completion-cdf.png"), "completion", delays, 1, true);
   }
 
   private static void workloadRows(MacroWorkload w, boolean quick, List<ReproRow> rows) {
@@ -120,7 +121,7 @@ final class MacroBenchmark {
   }
 
   private static void plotCdf(
-      Plotter plotter, Path file, String what, Map<String, double[][]> delays, int k)
+      Plotter plotter, Path file, String what, Map<String, double[][]> delays, int k, boolean logX)
       throws IOException {
     List<Plotter.Line> lines = new ArrayList<>();
     for (var e : delays.entrySet()) {
@@ -137,6 +138,6 @@ final class MacroBenchmark {
         what + " delay (s)",
         "CDF of jobs",
         lines,
-        false);
+        logX);
   }
 }
