@@ -20,6 +20,16 @@ public final class Apps {
    */
   public static void assertSucceeded(YarnClient client, ApplicationId app, int seconds)
       throws Exception {
+    ApplicationReport r = awaitEnd(client, app, seconds);
+    assertEquals(
+        FinalApplicationStatus.SUCCEEDED,
+        r.getFinalApplicationStatus(),
+        app + ": " + r.getDiagnostics());
+  }
+
+  /** Waits up to {@code seconds} for {@code app} to end; its final report. */
+  public static ApplicationReport awaitEnd(YarnClient client, ApplicationId app, int seconds)
+      throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
     ApplicationReport r = client.getApplicationReport(app);
     while (!EnumSet.of(
@@ -32,9 +42,6 @@ public final class Apps {
       Thread.sleep(250);
       r = client.getApplicationReport(app);
     }
-    assertEquals(
-        FinalApplicationStatus.SUCCEEDED,
-        r.getFinalApplicationStatus(),
-        app + ": " + r.getDiagnostics());
+    return r;
   }
 }

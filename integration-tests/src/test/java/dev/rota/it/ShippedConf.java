@@ -25,6 +25,7 @@ public final class ShippedConf implements AutoCloseable {
 
   public static final String YARN_SITE = "yarn-site.xml";
   public static final String CAPACITY_SCHEDULER = "capacity-scheduler.xml";
+  public static final String FAIR_SCHEDULER = "fair-scheduler.xml";
 
   private final String set;
   private final Path classpathDir;
@@ -49,6 +50,13 @@ public final class ShippedConf implements AutoCloseable {
    * test's classpath.
    */
   public static ShippedConf install(String set) throws IOException {
+    return install(set, List.of(YARN_SITE, CAPACITY_SCHEDULER));
+  }
+
+  /**
+   * Installs {@code conf/<set>/<file>} for each of {@code files} first on this test's classpath.
+   */
+  public static ShippedConf install(String set, List<String> files) throws IOException {
     Path dir;
     try {
       dir = Path.of(ShippedConf.class.getProtectionDomain().getCodeSource().getLocation().toURI());
@@ -56,7 +64,7 @@ public final class ShippedConf implements AutoCloseable {
       throw new IOException(e);
     }
     ShippedConf installed = new ShippedConf(set, dir);
-    for (String name : List.of(YARN_SITE, CAPACITY_SCHEDULER)) {
+    for (String name : files) {
       Path target = dir.resolve(name);
       installed.copies.copy(shipped(set).resolve(name), target);
       URL seen = Thread.currentThread().getContextClassLoader().getResource(name);

@@ -42,6 +42,23 @@ final class ContainerAsks {
         .build();
   }
 
+  /**
+   * One ask for one task of {@code stage} on one of {@code hosts} and nowhere else (strict
+   * locality: the host requests' rack and off-switch requests may not relax).
+   */
+  static ContainerRequest forTaskOn(
+      WorkloadSpec spec, WorkloadSpec.Stage stage, Resource maximum, List<String> hosts) {
+    return ContainerRequest.newBuilder()
+        .capability(size(stage, maximum))
+        .priority(Priority.newInstance(stage.index()))
+        .allocationRequestId(stage.index())
+        .nodes(hosts.toArray(new String[0]))
+        .relaxLocality(false)
+        .executionTypeRequest(
+            ExecutionTypeRequest.newInstance(yarnType(spec.executionType()), true))
+        .build();
+  }
+
   /** The allocation tag of every task container of a constrained job. */
   static final String TASK_TAG = "rota-task";
 

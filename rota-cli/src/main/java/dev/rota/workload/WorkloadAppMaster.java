@@ -70,6 +70,7 @@ public final class WorkloadAppMaster {
   private AMRMClientAsync<ContainerRequest> amrm;
   private NMClientAsync nm;
   private Resource maximum;
+  private List<String> constraintHosts = List.of(); // strict locality: the hosts asked for
 
   /** A task (or its clone) in a container, since {@code startMs} (allocation time). */
   private record Running(
@@ -124,8 +125,26 @@ public final class WorkloadAppMaster {
           spec.stages().size(),
           spec.executionType(),
           reg.getQueue());
+      if (spec.constraint().filter(WorkloadSpec.NodeConstraint::strictLocality).isPresent()) {
+        constraintHosts = hostsOf(conf, spec.constraint().get());
+        LOG.info(
+            "{}: asking with strict locality for the hosts with {}: {}",
+            spec.jobId(),
+            spec.constraint().get().encode(),
+            constraintHosts);
+      }
       synchronized (lock) {
-        enqueue(plan.start());
+        if (spec.constraint().isPresent()
+            && spec.constraint().get().strictLocality()
+            && constraintHosts.isEmpty()) {
+          fail(
+              "no node has node attribute "
+                  + spec.constraint().get().attribute()
+                  + " in "
+                  + spec.constraint().get().values());
+        } else {
+          enqueue(plan.start());
+        }
       }
       finished.await();
       String reason;
@@ -152,6 +171,14 @@ public final class WorkloadAppMaster {
 
   /** Adds {@code tasks} to the pending queues and asks for one container each. Holds lock. */
   private void enqueue(List<StagePlan.Task> tasks) {
+    if (!constraintHosts.isEmpty()) {
+      for (StagePlan.Task t : tasks) {
+        pending.get(t.stage()).add(t);
+        amrm.addContainerRequest(
+            ContainerAsks.forTaskOn(spec, spec.stages().get(t.stage()), maximum, constraintHosts));
+      }
+      return;
+    }
     if (spec.constraint().isPresent()) {
       enqueueConstrained(tasks, spec.constraint().get());
       return;
@@ -183,6 +210,29 @@ public final class WorkloadAppMaster {
       requests.add(ContainerAsks.forStage(c, spec.stages().get(s), count, maximum));
     }
     amrm.addSchedulingRequests(requests);
+  }
+
+  /**
+   * The hosts whose node attribute satisfies {@code c}, sorted, as the ResourceManager's node
+   * attributes say now (a later change of attributes does not move the asks).
+   */
+  static List<String> hostsOf(YarnConfiguration conf, WorkloadSpec.NodeConstraint c)
+      throws Exception {
+    try (org.apache.hadoop.yarn.client.api.YarnClient client =
+        org.apache.hadoop.yarn.client.api.YarnClient.createYarnClient()) {
+      client.init(conf);
+      client.start();
+      var key =
+          org.apache.hadoop.yarn.api.records.NodeAttributeKey.newInstance(c.prefix(), c.name());
+      java.util.Set<String> hosts = new java.util.TreeSet<>();
+      for (var v :
+          client.getAttributesToNodes(java.util.Set.of(key)).getOrDefault(key, List.of())) {
+        if (c.values().contains(v.getAttributeValue())) {
+          hosts.add(v.getHostname());
+        }
+      }
+      return List.copyOf(hosts);
+    }
   }
 
   /** Marks the job failed and wakes the main thread. Holds lock. */
@@ -287,7 +337,7 @@ public final class WorkloadAppMaster {
 
     /** Removes one outstanding ask of {@code stage} (an allocation answered it). Holds lock. */
     private void removeOneAsk(long stage) {
-      if (spec.constraint().isPresent()) {
+      if (spec.constraint().isPresent() && constraintHosts.isEmpty()) {
         return; // YARN counts a scheduling request down itself
       }
       Collection<ContainerRequest> asks = amrm.getMatchingRequests(stage);

@@ -37,7 +37,7 @@ import java.util.regex.Pattern;
  * @param eirene Eirene's application-side mechanisms for this job (off by default); encoded as an
  *     optional field {@code eirene=clone,prefetch:<speedup>} only when on
  * @param constraint the node-attribute constraint every task container must satisfy, if any;
- *     encoded as an optional field {@code constraint=<attribute>:<value>+<value>...}
+ *     encoded as an optional field {@code constraint=<attribute>:<value>+<value>...[:hosts]}
  */
 public record WorkloadSpec(
     String jobId,
@@ -51,17 +51,23 @@ public record WorkloadSpec(
 
   /**
    * Every task container must run on a node whose attribute {@code attribute} has one of {@code
-   * values}. The application master asks with YARN {@code SchedulingRequest}s carrying the
-   * placement constraint {@code or(targetNodeAttribute(NODE, EQ, attribute=value), ...)}, so YARN
-   * enforces it (the ResourceManager needs {@code
-   * yarn.resourcemanager.placement-constraints.handler=scheduler} and CapacityScheduler).
+   * values}. By default the application master asks with YARN {@code SchedulingRequest}s carrying
+   * the placement constraint {@code or(targetNodeAttribute(NODE, EQ, attribute=value), ...)}, so
+   * YARN enforces it (the ResourceManager needs {@code
+   * yarn.resourcemanager.placement-constraints.handler=scheduler} and CapacityScheduler). With
+   * {@code strictLocality} it asks instead with resource requests for the hosts that have such a
+   * value when it starts (read from the RM's node attributes) and that may not relax to a rack or
+   * to any node: what FairScheduler, which ignores scheduling requests, enforces.
    *
    * @param attribute the node attribute's name, with its prefix ({@code rm.yarn.io/type}, {@code
    *     nm.yarn.io/type}) or without (YARN then reads it as {@code rm.yarn.io/...})
    * @param values the admitted values, at least one
+   * @param strictLocality ask for the matching hosts with strict locality rather than with a
+   *     placement constraint; encoded as a trailing {@code :hosts}
    */
-  public record NodeConstraint(String attribute, List<String> values) {
+  public record NodeConstraint(String attribute, List<String> values, boolean strictLocality) {
     private static final Pattern ATTRIBUTE = Pattern.compile("[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)?");
+    private static final String STRICT = ":hosts";
 
     public NodeConstraint {
       Objects.requireNonNull(attribute, "attribute");
@@ -78,20 +84,38 @@ public record WorkloadSpec(
       values.forEach(v -> checkName("constraint value", v));
     }
 
+    /** A constraint YARN enforces through a placement constraint (CapacityScheduler). */
+    public NodeConstraint(String attribute, List<String> values) {
+      this(attribute, values, false);
+    }
+
+    /** The attribute's prefix ({@code rm.yarn.io} when it has none). */
+    public String prefix() {
+      int slash = attribute.indexOf('/');
+      return slash < 0 ? "rm.yarn.io" : attribute.substring(0, slash);
+    }
+
+    /** The attribute's name without its prefix. */
+    public String name() {
+      return attribute.substring(attribute.indexOf('/') + 1);
+    }
+
     String encode() {
-      return attribute + ":" + String.join("+", values);
+      return attribute + ":" + String.join("+", values) + (strictLocality ? STRICT : "");
     }
 
     static NodeConstraint decode(String text) {
       int colon = text.indexOf(':');
       if (colon <= 0) {
         throw new IllegalArgumentException(
-            "workload spec constraint must be attribute:value+value..., got '"
+            "workload spec constraint must be attribute:value+value...[:hosts], got '"
                 + abbreviate(text)
                 + "'");
       }
-      return new NodeConstraint(
-          text.substring(0, colon), List.of(text.substring(colon + 1).split("\\+")));
+      boolean strict = text.endsWith(STRICT) && text.length() - STRICT.length() > colon;
+      String values =
+          text.substring(colon + 1, strict ? text.length() - STRICT.length() : text.length());
+      return new NodeConstraint(text.substring(0, colon), List.of(values.split("\\+")), strict);
     }
   }
 

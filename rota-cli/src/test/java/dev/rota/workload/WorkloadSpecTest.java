@@ -130,4 +130,25 @@ class WorkloadSpecTest {
         IllegalArgumentException.class,
         () -> new WorkloadSpec.Stage(0, 0, 1, List.of(), List.of(1L)));
   }
+
+  @Test
+  void nodeConstraintsRoundTripInBothAskModes() {
+    var placement = new WorkloadSpec.NodeConstraint("rm.yarn.io/name", List.of("M1", "M2"));
+    var strict = new WorkloadSpec.NodeConstraint("name", List.of("M2", "M3"), true);
+    assertEquals("rm.yarn.io/name:M1+M2", placement.encode());
+    assertEquals("name:M2+M3:hosts", strict.encode());
+    assertEquals(placement, WorkloadSpec.NodeConstraint.decode(placement.encode()));
+    assertEquals(strict, WorkloadSpec.NodeConstraint.decode(strict.encode()));
+    assertEquals("rm.yarn.io", strict.prefix());
+    assertEquals("name", strict.name());
+    assertEquals(
+        "nm.yarn.io", new WorkloadSpec.NodeConstraint("nm.yarn.io/t", List.of("a")).prefix());
+    // a value may be called "hosts"; only a trailing ":hosts" after the values is the mode
+    var named = WorkloadSpec.NodeConstraint.decode("name:hosts");
+    assertEquals(List.of("hosts"), named.values());
+    assertFalse(named.strictLocality());
+    assertThrows(
+        IllegalArgumentException.class, () -> WorkloadSpec.NodeConstraint.decode("name:M1:other"));
+    assertThrows(IllegalArgumentException.class, () -> WorkloadSpec.NodeConstraint.decode("name"));
+  }
 }

@@ -176,7 +176,12 @@ public class RotaCapacityScheduler extends CapacityScheduler implements RotaSche
   protected void nodeUpdate(RMNode rmNode) {
     try (Heartbeat.Scope ignored =
         Heartbeat.enter(
-            new Heartbeat(this::getAllNodes, nodesVersion.get(), rmNode.getNodeID(), getClock()))) {
+            new Heartbeat(
+                this::getAllNodes,
+                nodesVersion.get(),
+                rmNode.getNodeID(),
+                getClock(),
+                this::getApplicationAttempt))) {
       super.nodeUpdate(rmNode);
     }
   }

@@ -3,28 +3,36 @@ package dev.rota.yarn.policy;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
+import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.NodeId;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicationAttempt;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
 import org.apache.hadoop.yarn.util.Clock;
 
 /**
  * The node heartbeat the scheduler thread is handling, if any: which node is offered, the cluster's
- * nodes and the RM's clock. {@code RotaCapacityScheduler.nodeUpdate} enters a scope around
- * CapacityScheduler's own node update, so that {@link OfferOrderingPolicy} can tell the policy
- * <em>which</em> node it ranks for. In CapacityScheduler's synchronous mode the allocation for a
- * heartbeat runs on the thread that handles it; with asynchronous scheduling (or a plain
- * CapacityScheduler) there is no scope and the policy ranks for {@link
- * dev.rota.core.policy.OfferPolicy#ANY_NODE}.
+ * nodes and the RM's clock. {@code RotaCapacityScheduler.nodeUpdate} and {@code
+ * RotaFairScheduler.nodeUpdate} enter a scope around the scheduler's own node update, so that
+ * {@link OfferOrderingPolicy} and {@link OfferSchedulingPolicy} can tell the policy <em>which</em>
+ * node it ranks for. In CapacityScheduler's synchronous mode the allocation for a heartbeat runs on
+ * the thread that handles it; with asynchronous scheduling (or a plain CapacityScheduler) there is
+ * no scope and the policy ranks for {@link dev.rota.core.policy.OfferPolicy#ANY_NODE}.
  *
  * @param nodes the scheduler's nodes (read when the node index is rebuilt)
  * @param nodesVersion changes whenever a node joins, leaves or changes (resource, attributes,
  *     labels): the policy's node index is rebuilt only then
  * @param node the heartbeating node
  * @param clock the RM's clock: the time the policy sees
+ * @param attempts the scheduler's application attempts by id (null for one it does not know)
  */
 public record Heartbeat(
-    Supplier<List<FiCaSchedulerNode>> nodes, long nodesVersion, NodeId node, Clock clock) {
+    Supplier<List<? extends SchedulerNode>> nodes,
+    long nodesVersion,
+    NodeId node,
+    Clock clock,
+    Function<ApplicationAttemptId, ? extends SchedulerApplicationAttempt> attempts) {
 
   private static final ThreadLocal<Heartbeat> CURRENT = new ThreadLocal<>();
 
@@ -32,6 +40,7 @@ public record Heartbeat(
     Objects.requireNonNull(nodes, "nodes");
     Objects.requireNonNull(node, "node");
     Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(attempts, "attempts");
   }
 
   /** Marks this thread as handling {@code heartbeat} until the returned scope is closed. */

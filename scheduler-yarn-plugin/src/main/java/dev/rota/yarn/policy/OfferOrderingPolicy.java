@@ -54,7 +54,7 @@ import org.slf4j.LoggerFactory;
  * allocates. To get one assignment per ranking for asks on any node, raise {@code
  * yarn.scheduler.capacity.per-node-heartbeat.maximum-offswitch-assignments} (default 1).
  */
-public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp> {
+public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, ShareMetrics.Tracked {
 
   /** The ordering-policy key naming an {@link OfferPolicy} class. */
   public static final String POLICY_CLASS = "policy-class";
@@ -79,7 +79,7 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp> {
       new ConcurrentSkipListSet<>(SUBMISSION_ORDER);
   private final Set<String> admitted = new HashSet<>();
   private final Map<String, String> lastRefusal = new java.util.HashMap<>();
-  private final Map<String, Long> constraintChecked = new java.util.HashMap<>();
+  private final YarnViews.Unserved unserved = new YarnViews.Unserved();
   private final Map<ApplicationId, YarnViews.AppJob> jobs =
       new java.util.concurrent.ConcurrentHashMap<>();
   private final YarnViews.Constraints constraints = new YarnViews.Constraints();
@@ -128,13 +128,15 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp> {
   }
 
   /** The configured policy, or null before {@link #configure}. */
-  OfferPolicy policyOrNull() {
+  @Override
+  public OfferPolicy policyOrNull() {
     OfferPolicies.Binding b = binding;
     return b == null ? null : b.policy();
   }
 
   /** The queue of this policy's applications ("-" while it has none). */
-  String queueName() {
+  @Override
+  public String queueName() {
     for (FiCaSchedulerApp app : apps) {
       return app.getQueueName();
     }
@@ -142,7 +144,8 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp> {
   }
 
   /** The ids of this policy's applications. */
-  List<String> applicationIds() {
+  @Override
+  public List<String> applicationIds() {
     List<String> ids = new ArrayList<>();
     for (FiCaSchedulerApp app : apps) {
       ids.add(app.getApplicationId().toString());
@@ -181,7 +184,7 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp> {
       if (candidates.isEmpty()) {
         return java.util.Collections.emptyIterator();
       }
-      candidates.forEach(c -> warnIfNoNodeAdmits(c, view));
+      candidates.forEach(c -> unserved.check(c, view));
       int node = heartbeat.map(h -> view.indexOf(h.node().toString())).orElse(OfferPolicy.ANY_NODE);
       List<JobView> ranked = policy.rank(node, List.copyOf(candidates), view);
       Map<JobView, Boolean> allowed = new IdentityHashMap<>();
@@ -196,7 +199,7 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp> {
                   + (j == null ? "null" : j.spec().id())
                   + ", which is not a candidate (or twice)");
         }
-        order.add(((YarnViews.AppJob) j).app);
+        order.add((FiCaSchedulerApp) ((YarnViews.AppJob) j).app);
       }
       return order.iterator();
     }
@@ -218,31 +221,6 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp> {
     YarnViews.NodeIndex i = nodeIndex.refresh(heartbeat, nodeSpecs);
     nodeIndex = i;
     return i;
-  }
-
-  /**
-   * Logs once per application and node set when no node of the cluster satisfies the application's
-   * placement constraints: YARN accepts such an application and it waits until a matching node
-   * joins. Holds this.
-   */
-  private void warnIfNoNodeAdmits(YarnViews.AppJob job, YarnViews.View view) {
-    var spec = job.spec();
-    if (spec.constraints().isEmpty()
-        || Long.valueOf(view.nodesVersion()).equals(constraintChecked.get(spec.id()))) {
-      return;
-    }
-    constraintChecked.put(spec.id(), view.nodesVersion());
-    for (int m = 0; m < view.nodeCount(); m++) {
-      if (spec.admits(view.node(m))) {
-        return;
-      }
-    }
-    LOG.warn(
-        "application {}: none of the {} nodes satisfies its placement constraints {}; it waits"
-            + " until such a node joins",
-        spec.id(),
-        view.nodeCount(),
-        spec.constraints());
   }
 
   private boolean admit(OfferPolicy policy, YarnViews.AppJob job, YarnViews.View view) {
@@ -318,7 +296,7 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp> {
     synchronized (this) {
       admitted.remove(app.getApplicationId().toString());
       lastRefusal.remove(app.getApplicationId().toString());
-      constraintChecked.remove(app.getApplicationId().toString());
+      unserved.forget(app.getApplicationId().toString());
     }
     return removed;
   }

@@ -16,8 +16,8 @@ import org.apache.hadoop.metrics2.lib.Interns;
 /**
  * Metrics2 source {@value #SOURCE_NAME}: the shares a share-equalizing Rota policy (Eunomia and its
  * baselines, {@link ShareOrder}) computed at its latest ranking, for every leaf queue ordered by
- * {@link OfferOrderingPolicy}. Over JMX as {@code
- * Hadoop:service=ResourceManager,name=RotaShareMetrics}.
+ * {@link OfferOrderingPolicy} (CapacityScheduler) or {@link OfferSchedulingPolicy} (FairScheduler).
+ * Over JMX as {@code Hadoop:service=ResourceManager,name=RotaShareMetrics}.
  *
  * <p>Records: {@code QueueShares} per queue (tags {@code Queue}, {@code Policy}; gauges {@code
  * Jobs}, {@code MinShare}, {@code MaxShare}, {@code JainIndex} = (Σs)² / (n·Σs²), 1 when every job
@@ -32,7 +32,20 @@ public final class ShareMetrics implements MetricsSource {
 
   private static final ReplacingSource<ShareMetrics> SOURCE =
       new ReplacingSource<>(SOURCE_NAME, DESCRIPTION);
-  private static final Set<OfferOrderingPolicy> LIVE =
+
+  /** A queue whose jobs a Rota policy orders: what the source reads. */
+  interface Tracked {
+    /** The queue's policy, or null while it has none. */
+    dev.rota.core.policy.OfferPolicy policyOrNull();
+
+    /** The queue's name ("-" when unknown). */
+    String queueName();
+
+    /** The ids of the queue's applications. */
+    List<String> applicationIds();
+  }
+
+  private static final Set<Tracked> LIVE =
       Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
 
   private static final MetricsInfo QUEUE_RECORD = Interns.info("QueueShares", "A queue's shares");
@@ -48,10 +61,16 @@ public final class ShareMetrics implements MetricsSource {
 
   private ShareMetrics() {}
 
-  /** Publishes {@code policy}'s shares while it lives; registers the source on first use. */
-  static void track(OfferOrderingPolicy policy) {
+  /**
+   * Publishes {@code policy}'s shares while it lives; registers the source on first use, and again
+   * when the metrics system no longer has it.
+   */
+  static void track(Tracked policy) {
     LIVE.add(policy);
-    if (SOURCE.current() == null) {
+    // again after a ResourceManager restart in this JVM: its metrics system starts without sources
+    if (SOURCE.current() == null
+        || org.apache.hadoop.metrics2.lib.DefaultMetricsSystem.instance().getSource(SOURCE_NAME)
+            == null) {
       try {
         SOURCE.register(new ShareMetrics());
       } catch (RuntimeException e) {
@@ -64,11 +83,11 @@ public final class ShareMetrics implements MetricsSource {
 
   @Override
   public void getMetrics(MetricsCollector collector, boolean all) {
-    List<OfferOrderingPolicy> policies;
+    List<Tracked> policies;
     synchronized (LIVE) {
       policies = new ArrayList<>(LIVE);
     }
-    for (OfferOrderingPolicy p : policies) {
+    for (Tracked p : policies) {
       if (!(p.policyOrNull() instanceof ShareOrder order)) {
         continue;
       }

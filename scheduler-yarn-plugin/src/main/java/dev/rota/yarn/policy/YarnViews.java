@@ -19,26 +19,29 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.api.records.SchedulingRequest;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicationAttempt;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.PendingAsk;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerApp;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.placement.AppPlacementAllocator;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.placement.SingleConstraintAppPlacementAllocator;
 import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
 
 /**
- * CapacityScheduler's state as the core {@link ClusterView}: built for one decision from the
- * heartbeat's nodes and the leaf queue's applications, read-only, and dropped afterwards.
+ * A scheduler's state as the core {@link ClusterView}: built for one decision from the heartbeat's
+ * nodes and the leaf queue's applications, read-only, and dropped afterwards. The same view serves
+ * CapacityScheduler ({@link OfferOrderingPolicy}) and FairScheduler ({@link
+ * OfferSchedulingPolicy}).
  *
  * <p>What the view maps: nodes (sorted by node id, so indices are stable across heartbeats) with
  * their capacity, rack, node attributes and performance factor ({@link NodeSpecs}), unallocated
  * resources and running containers; applications as jobs with their user, queue, priority, the
  * CapacityScheduler user weight of their user (as {@link ProgressShares#WEIGHT_TAG}), running
  * containers, consumption, the size of their next pending ask and that ask's node-attribute
- * placement constraints ({@link YarnConstraints}). What YARN does not know and the view leaves
- * neutral: task durations (a job's single stage describes its current ask, not a task list),
- * finished task counts (0), application tags, the queue hierarchy ({@link #leafQueues()} is empty;
- * the ordering policy works inside one leaf queue).
+ * placement constraints ({@link YarnConstraints}) or strict-locality hosts. What YARN does not know
+ * and the view leaves neutral: task durations (a job's single stage describes its current ask, not
+ * a task list), finished task counts (0), application tags, the queue hierarchy ({@link
+ * #leafQueues()} is empty; the ordering policy works inside one leaf queue).
  */
 final class YarnViews {
 
@@ -52,7 +55,7 @@ final class YarnViews {
    * The scheduler key an allocation would serve next: the first (priority order) with a pending
    * count.
    */
-  static Optional<SchedulerRequestKey> nextKey(FiCaSchedulerApp app) {
+  static Optional<SchedulerRequestKey> nextKey(SchedulerApplicationAttempt app) {
     for (SchedulerRequestKey key : app.getAppSchedulingInfo().getSchedulerKeys()) {
       PendingAsk ask = app.getPendingAsk(key, ResourceRequest.ANY);
       if (ask != null && ask.getCount() > 0) {
@@ -63,17 +66,22 @@ final class YarnViews {
   }
 
   /**
-   * The core constraints of each application's scheduling requests, translated once per scheduler
-   * key (YARN lets an application change only the count of a scheduling request, never its
-   * constraint).
+   * The core constraints of each application's asks: the node-attribute placement constraints of a
+   * scheduling request (CapacityScheduler), translated once per scheduler key (YARN lets an
+   * application change only the count of a scheduling request, never its constraint); or, for
+   * resource requests that may not relax to any node (strict locality, what a FairScheduler
+   * application writes), the named hosts as {@link PlacementConstraint.HostIn}.
    */
   static final class Constraints {
     private final Map<String, List<PlacementConstraint>> byKey = new ConcurrentHashMap<>();
 
-    List<PlacementConstraint> of(FiCaSchedulerApp app, SchedulerRequestKey key) {
+    List<PlacementConstraint> of(SchedulerApplicationAttempt app, SchedulerRequestKey key) {
       AppPlacementAllocator<?> allocator = app.getAppSchedulingInfo().getAppPlacementAllocator(key);
-      if (!(allocator instanceof SingleConstraintAppPlacementAllocator<?> single)) {
+      if (allocator == null) {
         return List.of();
+      }
+      if (!(allocator instanceof SingleConstraintAppPlacementAllocator<?> single)) {
+        return strictHosts(allocator.getResourceRequests());
       }
       String id =
           app.getApplicationAttemptId()
@@ -91,8 +99,29 @@ final class YarnViews {
           });
     }
 
+    /**
+     * The hosts of a key's resource requests when its off-switch request may not relax, else none.
+     * Racks (names starting with {@code /}) are left out: a strict request names its hosts.
+     */
+    static List<PlacementConstraint> strictHosts(Map<String, ResourceRequest> requests) {
+      ResourceRequest any = requests.get(ResourceRequest.ANY);
+      if (any == null || any.getRelaxLocality()) {
+        return List.of();
+      }
+      java.util.Set<String> hosts = new java.util.TreeSet<>();
+      requests.forEach(
+          (name, r) -> {
+            if (!ResourceRequest.ANY.equals(name)
+                && !name.startsWith("/")
+                && r.getNumContainers() > 0) {
+              hosts.add(name);
+            }
+          });
+      return hosts.isEmpty() ? List.of() : List.of(new PlacementConstraint.HostIn(hosts));
+    }
+
     /** Forgets an application's translations. */
-    void remove(FiCaSchedulerApp app) {
+    void remove(SchedulerApplicationAttempt app) {
       String prefix = app.getApplicationAttemptId() + "/";
       byKey.keySet().removeIf(k -> k.startsWith(prefix));
     }
@@ -100,7 +129,7 @@ final class YarnViews {
 
   /** An application as a core job. */
   static final class AppJob implements JobView {
-    final FiCaSchedulerApp app;
+    final SchedulerApplicationAttempt app;
     private final JobSpec spec;
     private final boolean pending;
     private final org.apache.hadoop.yarn.api.records.Resource pendingTotal;
@@ -111,7 +140,7 @@ final class YarnViews {
      * misses: asks replaced by others of the same total, and CapacityScheduler user weights changed
      * by a refresh (the policy drops its cache on every refresh).
      */
-    static AppJob of(FiCaSchedulerApp app, AppJob cached, Constraints constraints) {
+    static AppJob of(SchedulerApplicationAttempt app, AppJob cached, Constraints constraints) {
       if (cached != null
           && cached.app == app
           && cached.pendingTotal.equals(app.getAppAttemptResourceUsage().getPending())) {
@@ -120,7 +149,7 @@ final class YarnViews {
       return new AppJob(app, constraints);
     }
 
-    AppJob(FiCaSchedulerApp app, Constraints constraints) {
+    AppJob(SchedulerApplicationAttempt app, Constraints constraints) {
       this.app = app;
       this.pendingTotal =
           org.apache.hadoop.yarn.api.records.Resource.newInstance(
@@ -145,7 +174,13 @@ final class YarnViews {
       this.spec = b.build();
     }
 
-    private static float userWeight(FiCaSchedulerApp app) {
+    /**
+     * CapacityScheduler's weight of the application's user; 1 under FairScheduler (it has none).
+     */
+    private static float userWeight(SchedulerApplicationAttempt attempt) {
+      if (!(attempt instanceof FiCaSchedulerApp app)) {
+        return 1f;
+      }
       var queue = app.getCSLeafQueue();
       var user = queue == null ? null : queue.getUser(app.getUser());
       return user == null || !(user.getWeight() > 0) ? 1f : user.getWeight();
@@ -221,13 +256,13 @@ final class YarnViews {
     static final NodeIndex EMPTY = new NodeIndex(Long.MIN_VALUE, List.of(), new NodeSpecs());
 
     final long version;
-    final List<FiCaSchedulerNode> nodes;
+    final List<? extends SchedulerNode> nodes;
     final NodeSpec[] specs;
     final Map<String, Integer> byId;
     final Resource total;
 
-    NodeIndex(long version, List<FiCaSchedulerNode> all, NodeSpecs nodeSpecs) {
-      List<FiCaSchedulerNode> sorted = new ArrayList<>(all);
+    NodeIndex(long version, List<? extends SchedulerNode> all, NodeSpecs nodeSpecs) {
+      List<? extends SchedulerNode> sorted = new ArrayList<>(all);
       sorted.sort(Comparator.comparing(n -> n.getNodeID().toString()));
       this.version = version;
       this.nodes = List.copyOf(sorted);
@@ -240,7 +275,7 @@ final class YarnViews {
         t = t.plus(specs[i].capacity());
       }
       this.total = t;
-      nodeSpecs.retain(nodes.stream().map(FiCaSchedulerNode::getNodeID).toList());
+      nodeSpecs.retain(nodes.stream().map(SchedulerNode::getNodeID).toList());
     }
 
     /** This index if {@code heartbeat} shows no node change, else a new one. */
@@ -384,6 +419,40 @@ final class YarnViews {
         }
       }
       return out;
+    }
+  }
+
+  /**
+   * Names, once per application and node set, an application whose constraints no node of the
+   * cluster satisfies: YARN accepts it and it waits until a matching node joins. Not thread-safe;
+   * the drivers call it under their own lock.
+   */
+  static final class Unserved {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Unserved.class);
+    private final Map<String, Long> checked = new java.util.HashMap<>();
+
+    void check(AppJob job, View view) {
+      JobSpec spec = job.spec();
+      if (spec.constraints().isEmpty()
+          || Long.valueOf(view.nodesVersion()).equals(checked.get(spec.id()))) {
+        return;
+      }
+      checked.put(spec.id(), view.nodesVersion());
+      for (int m = 0; m < view.nodeCount(); m++) {
+        if (spec.admits(view.node(m))) {
+          return;
+        }
+      }
+      LOG.warn(
+          "application {}: none of the {} nodes satisfies its placement constraints {}; it waits"
+              + " until such a node joins",
+          spec.id(),
+          view.nodeCount(),
+          spec.constraints());
+    }
+
+    void forget(String applicationId) {
+      checked.remove(applicationId);
     }
   }
 }

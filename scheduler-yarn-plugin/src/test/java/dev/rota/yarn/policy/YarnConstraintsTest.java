@@ -77,4 +77,37 @@ class YarnConstraintsTest {
             build(
                 targetNodeAttribute(NODE, NodeAttributeOpCode.EQ, nodeAttribute("a", "1", "2")))));
   }
+
+  @Test
+  void strictLocalityRequestsAreAHostConstraintAndRelaxedOnesNone() {
+    var size = org.apache.hadoop.yarn.api.records.Resource.newInstance(768, 1);
+    var p = org.apache.hadoop.yarn.api.records.Priority.newInstance(0);
+    java.util.function.BiFunction<
+            String, Boolean, org.apache.hadoop.yarn.api.records.ResourceRequest>
+        ask =
+            (name, relax) ->
+                org.apache.hadoop.yarn.api.records.ResourceRequest.newInstance(
+                    p, name, size, 3, relax);
+    var any = org.apache.hadoop.yarn.api.records.ResourceRequest.ANY;
+    // what AMRMClient sends for nodes [h1, h2] with relaxLocality=false: hosts, their rack, ANY
+    java.util.Map<String, org.apache.hadoop.yarn.api.records.ResourceRequest> strict =
+        java.util.Map.of(
+            "h1",
+            ask.apply("h1", true),
+            "h2",
+            ask.apply("h2", true),
+            "/default-rack",
+            ask.apply("/default-rack", false),
+            any,
+            ask.apply(any, false));
+    assertEquals(
+        List.of(new dev.rota.core.model.PlacementConstraint.HostIn(Set.of("h1", "h2"))),
+        YarnViews.Constraints.strictHosts(strict));
+    // locality preferred but relaxable: no constraint
+    java.util.Map<String, org.apache.hadoop.yarn.api.records.ResourceRequest> relaxed =
+        java.util.Map.of("h1", ask.apply("h1", true), any, ask.apply(any, true));
+    assertEquals(List.of(), YarnViews.Constraints.strictHosts(relaxed));
+    assertEquals(
+        List.of(), YarnViews.Constraints.strictHosts(java.util.Map.of(any, ask.apply(any, true))));
+  }
 }

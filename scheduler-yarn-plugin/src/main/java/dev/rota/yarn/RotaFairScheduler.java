@@ -1,0 +1,99 @@
+package dev.rota.yarn;
+
+import dev.rota.yarn.policy.Heartbeat;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.yarn.api.records.NodeAttribute;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeAttributesUpdateSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.SchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Rota ResourceManager scheduler for FairScheduler clusters: a {@link FairScheduler} under
+ * which Rota's FairScheduler scheduling policies ({@link
+ * dev.rota.yarn.policy.OfferSchedulingPolicy}, e.g. {@link
+ * dev.rota.yarn.policy.EunomiaSchedulingPolicy}) can rank for the heartbeating node.
+ *
+ * <p>Install: the Rota drop-in jar on the RM classpath, {@code
+ * yarn.resourcemanager.scheduler.class=dev.rota.yarn.RotaFairScheduler}, and a Rota scheduling
+ * policy in the allocation file. It schedules exactly like FairScheduler and additionally:
+ *
+ * <ul>
+ *   <li>marks each node heartbeat ({@link Heartbeat}) around FairScheduler's own node update, so a
+ *       Rota policy knows which node it ranks for;
+ *   <li>hands node attributes (YARN's NodeAttributesManager: {@code yarn nodeattributes}, or the
+ *       NodeManagers' own) to the scheduler's nodes, which stock FairScheduler drops with an error
+ *       in the log; Eunomia reads node performance from the {@code perf} attribute.
+ * </ul>
+ *
+ * Rota's other systems (hybrid scheduling, Rayon, AdaptiveConfig's in-RM checks) run in {@link
+ * RotaCapacityScheduler}.
+ */
+public class RotaFairScheduler extends FairScheduler {
+  private static final Logger LOG = LoggerFactory.getLogger(RotaFairScheduler.class);
+
+  /** Bumped on every node event; the policies' node index is rebuilt when it changes. */
+  private final AtomicLong nodesVersion = new AtomicLong();
+
+  /** Used by the ResourceManager through reflection. */
+  public RotaFairScheduler() {
+    super();
+  }
+
+  @Override
+  public void handle(SchedulerEvent event) {
+    if (event instanceof NodeAttributesUpdateSchedulerEvent update) {
+      updateNodeAttributes(update.getUpdatedNodeToAttributes());
+    } else {
+      super.handle(event);
+    }
+    switch (event.getType()) {
+      case NODE_ADDED,
+          NODE_REMOVED,
+          NODE_RESOURCE_UPDATE,
+          NODE_LABELS_UPDATE,
+          NODE_ATTRIBUTES_UPDATE ->
+          nodesVersion.incrementAndGet();
+      default -> {}
+    }
+  }
+
+  /** Gives each host's nodes their new attributes (the set replaces the old one). */
+  private void updateNodeAttributes(Map<String, Set<NodeAttribute>> byHost) {
+    writeLock.lock();
+    try {
+      byHost.forEach(
+          (host, attributes) -> {
+            for (NodeId id : nodeTracker.getNodeIdsByResourceName(host)) {
+              SchedulerNode node = nodeTracker.getNode(id);
+              if (node != null) {
+                node.updateNodeAttributes(attributes);
+                LOG.debug("node {}: attributes {}", id, attributes);
+              }
+            }
+          });
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  @Override
+  protected void nodeUpdate(RMNode rmNode) {
+    try (Heartbeat.Scope ignored =
+        Heartbeat.enter(
+            new Heartbeat(
+                nodeTracker::getAllNodes,
+                nodesVersion.get(),
+                rmNode.getNodeID(),
+                getClock(),
+                this::getApplicationAttempt))) {
+      super.nodeUpdate(rmNode);
+    }
+  }
+}
