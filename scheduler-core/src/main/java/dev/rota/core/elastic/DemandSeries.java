@@ -1,0 +1,241 @@
+package dev.rota.core.elastic;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One executor's predicted demand over the four resources in time slots, relative to its start (the
+ * paper's D_i^r(t′), §III-B1), with the slots where its stages end (what reprovisioning's per-stage
+ * timing needs, §III-C). Immutable. Values are kept in thousandths of each resource's unit ({@link
+ * ElasticResource#SCALE}); the series lasts {@link #length()} slots and the executor is predicted
+ * to finish when it ends.
+ *
+ * <p>Every factory validates its input and names what is wrong: a negative, NaN, infinite or
+ * too-large value (with its resource and slot), resources of different lengths, an empty series, an
+ * unknown resource name, or stage ends that do not increase to the series' length. Whether the
+ * series fits a ledger's horizon is checked by {@link ElasticSettings#check}.
+ */
+public final class DemandSeries {
+  private final long[][] milli; // [resource ordinal][slot]
+  private final int[] stageEnds;
+
+  private DemandSeries(long[][] milli, int[] stageEnds) {
+    this.milli = milli;
+    this.stageEnds = stageEnds;
+  }
+
+  /**
+   * A series from per-resource values in each resource's unit ({@link ElasticResource#unit()}); a
+   * resource left out demands nothing. All given arrays must have the same, non-zero length.
+   *
+   * @param stageEnds the exclusive end slot of each stage, strictly increasing and ending at the
+   *     series' length; none means one stage
+   */
+  public static DemandSeries of(Map<ElasticResource, double[]> values, int... stageEnds) {
+    int length = -1;
+    ElasticResource first = null;
+    for (ElasticResource r : ElasticResource.all()) {
+      double[] v = values.get(r);
+      if (v == null) {
+        continue;
+      }
+      if (length < 0) {
+        length = v.length;
+        first = r;
+      } else if (v.length != length) {
+        throw new IllegalArgumentException(
+            "demand series: "
+                + r.key()
+                + " has "
+                + v.length
+                + " slots but "
+                + first.key()
+                + " has "
+                + length);
+      }
+    }
+    if (length <= 0) {
+      throw new IllegalArgumentException("demand series: no slots (an executor lasts >= 1 slot)");
+    }
+    long[][] m = new long[4][length];
+    for (ElasticResource r : ElasticResource.all()) {
+      double[] v = values.get(r);
+      if (v == null) {
+        continue;
+      }
+      for (int k = 0; k < length; k++) {
+        m[r.ordinal()][k] = toMilli(r, k, v[k]);
+      }
+    }
+    return new DemandSeries(m, checkedStages(stageEnds, length));
+  }
+
+  /**
+   * As {@link #of(Map, int...)} with resources named by key ({@code vcores}, {@code memory-mb},
+   * {@code network-mbps}, {@code disk-mbps}), as they arrive from text or YARN; an unknown name is
+   * refused naming the known ones.
+   */
+  public static DemandSeries ofKeys(Map<String, double[]> values, int... stageEnds) {
+    Map<ElasticResource, double[]> byResource = new EnumMap<>(ElasticResource.class);
+    for (var e : values.entrySet()) {
+      byResource.put(ElasticResource.byKey(e.getKey()), e.getValue());
+    }
+    return of(byResource, stageEnds);
+  }
+
+  /** A constant demand for {@code length} slots, one stage (the peak-reservation view). */
+  public static DemandSeries flat(Map<ElasticResource, Double> level, int length) {
+    if (length <= 0) {
+      throw new IllegalArgumentException("demand series: no slots (an executor lasts >= 1 slot)");
+    }
+    long[][] m = new long[4][length];
+    for (var e : level.entrySet()) {
+      Arrays.fill(m[e.getKey().ordinal()], toMilli(e.getKey(), 0, e.getValue()));
+    }
+    return new DemandSeries(m, new int[] {length});
+  }
+
+  private static long toMilli(ElasticResource r, int slot, double v) {
+    String where = "demand series: " + r.key() + " at slot " + slot;
+    if (Double.isNaN(v)) {
+      throw new IllegalArgumentException(where + " is NaN");
+    }
+    if (v < 0) {
+      throw new IllegalArgumentException(where + " is negative (" + v + ")");
+    }
+    if (v > ElasticResource.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          where + " is " + v + ", above the largest allowed " + ElasticResource.MAX_VALUE);
+    }
+    return Math.round(v * ElasticResource.SCALE);
+  }
+
+  private static int[] checkedStages(int[] stageEnds, int length) {
+    if (stageEnds.length == 0) {
+      return new int[] {length};
+    }
+    for (int i = 0; i < stageEnds.length; i++) {
+      if (stageEnds[i] <= (i == 0 ? 0 : stageEnds[i - 1])) {
+        throw new IllegalArgumentException(
+            "demand series: stage ends must increase strictly from slot 1, got "
+                + Arrays.toString(stageEnds));
+      }
+    }
+    if (stageEnds[stageEnds.length - 1] != length) {
+      throw new IllegalArgumentException(
+          "demand series: the last stage must end at the series' length "
+              + length
+              + ", got stage ends "
+              + Arrays.toString(stageEnds));
+    }
+    return stageEnds.clone();
+  }
+
+  /** Number of slots; the executor is predicted to finish after the last. */
+  public int length() {
+    return milli[0].length;
+  }
+
+  /**
+   * The demand for {@code r} in slot {@code slot} (0-based from the start), in {@code r}'s unit.
+   */
+  public double value(ElasticResource r, int slot) {
+    return (double) milli[r.ordinal()][slot] / ElasticResource.SCALE;
+  }
+
+  /** The demand for {@code r} in slot {@code slot}, in thousandths of {@code r}'s unit. */
+  public long milli(ElasticResource r, int slot) {
+    return milli[r.ordinal()][slot];
+  }
+
+  /** The largest demand for {@code r} over the series, in thousandths of {@code r}'s unit. */
+  public long peakMilli(ElasticResource r) {
+    long max = 0;
+    for (long v : milli[r.ordinal()]) {
+      max = Math.max(max, v);
+    }
+    return max;
+  }
+
+  /** The largest demand for {@code r} over the series, in {@code r}'s unit. */
+  public double peak(ElasticResource r) {
+    return (double) peakMilli(r) / ElasticResource.SCALE;
+  }
+
+  /**
+   * The same length and stages at each resource's peak throughout: what a peak-based scheduler
+   * (Static, Tetris, the time-series↔peak ablation) reserves.
+   */
+  public DemandSeries peakFlat() {
+    long[][] m = new long[4][length()];
+    for (ElasticResource r : ElasticResource.all()) {
+      Arrays.fill(m[r.ordinal()], peakMilli(r));
+    }
+    return new DemandSeries(m, stageEnds);
+  }
+
+  /**
+   * The same series with the resources not in {@code kept} at zero: what a scheduler that manages
+   * only {@code kept} reserves (Static manages CPU and memory only).
+   */
+  public DemandSeries restrictedTo(Set<ElasticResource> kept) {
+    long[][] m = new long[4][];
+    for (ElasticResource r : ElasticResource.all()) {
+      m[r.ordinal()] = kept.contains(r) ? milli[r.ordinal()] : new long[length()];
+    }
+    return new DemandSeries(m, stageEnds);
+  }
+
+  /** Number of stages. */
+  public int stageCount() {
+    return stageEnds.length;
+  }
+
+  /** The exclusive end slot of stage {@code stage}. */
+  public int stageEnd(int stage) {
+    return stageEnds[stage];
+  }
+
+  /** The stage slot {@code slot} belongs to. */
+  public int stageOf(int slot) {
+    if (slot < 0 || slot >= length()) {
+      throw new IndexOutOfBoundsException("slot " + slot + " of a " + length() + "-slot series");
+    }
+    int i = Arrays.binarySearch(stageEnds, slot + 1);
+    return i >= 0 ? i : -i - 1;
+  }
+
+  /** The stage ends, as given. */
+  public List<Integer> stageEnds() {
+    List<Integer> out = new ArrayList<>(stageEnds.length);
+    for (int e : stageEnds) {
+      out.add(e);
+    }
+    return List.copyOf(out);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof DemandSeries s
+        && Arrays.deepEquals(s.milli, milli)
+        && Arrays.equals(s.stageEnds, stageEnds);
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * Arrays.deepHashCode(milli) + Arrays.hashCode(stageEnds);
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder("DemandSeries[").append(length()).append(" slots");
+    for (ElasticResource r : ElasticResource.all()) {
+      sb.append(", ").append(r.key()).append(" peak ").append(peak(r));
+    }
+    return sb.append(", stages ").append(Arrays.toString(stageEnds)).append(']').toString();
+  }
+}

@@ -1,0 +1,260 @@
+package dev.rota.core.elastic;
+
+import dev.rota.core.model.Resource;
+import dev.rota.core.policy.Ledger;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.PriorityQueue;
+
+/**
+ * One machine's committed future demand (the paper's AR(j), digest §16.2): for each of the four
+ * resources, the sum of the placed executors' series over the next {@link
+ * ElasticSettings#horizonSlots()} slots in a ring buffer, and the executors' predicted finish slots
+ * in a min-heap, so that the earliest finish (the DRR's t*) is read in O(1).
+ *
+ * <p>Time moves forward only, by {@link #advanceTo}: slots that pass are cleared for reuse and
+ * executors whose series has ended leave the heap. Executors are committed from the current slot
+ * (an executor placed at time t counts from the start of the slot containing t). Committing never
+ * checks capacity (the driver has applied the placement already); {@link #fits} does, on the
+ * resources the node declares (a capacity of zero means the node does not manage that resource).
+ *
+ * <p>All amounts are exact: thousandths of each resource's unit ({@link ElasticResource#SCALE}).
+ * Not thread-safe: one scheduling thread owns it, as the policy SPI requires.
+ */
+public final class NodeLedger implements Ledger {
+  private final ElasticSettings settings;
+  private final long[] capacity = new long[4];
+  private final int h;
+  private final long[][] ring;
+  private long current;
+  private long seq;
+  private final PriorityQueue<Entry> finishes =
+      new PriorityQueue<>(Comparator.comparingLong(Entry::finish).thenComparingLong(Entry::seq));
+  private final Map<String, Entry> entries = new LinkedHashMap<>();
+
+  /** An empty ledger for a node of {@code capacity} ({@link ElasticResource#SCHEMA} dimensions). */
+  public NodeLedger(Resource capacity, ElasticSettings settings) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+    for (ElasticResource r : ElasticResource.all()) {
+      this.capacity[r.ordinal()] = r.milliOf(capacity);
+    }
+    this.h = settings.horizonSlots();
+    this.ring = new long[4][h];
+  }
+
+  /** An executor committed on this node. */
+  public record Committed(String executorId, String jobId, long startSlot, long finishSlot) {}
+
+  private record Entry(Committed committed, DemandSeries series, long seq) {
+    long finish() {
+      return committed.finishSlot();
+    }
+  }
+
+  public ElasticSettings settings() {
+    return settings;
+  }
+
+  /** The current slot: the first one the ring holds. */
+  public long currentSlot() {
+    return current;
+  }
+
+  /** The node's capacity of {@code r} in thousandths of its unit. */
+  public long capacityMilli(ElasticResource r) {
+    return capacity[r.ordinal()];
+  }
+
+  /**
+   * Moves the current slot forward to {@code slot} (no-op if it is not ahead): the slots passed are
+   * cleared, and executors whose series ends by {@code slot} are dropped.
+   */
+  public void advanceTo(long slot) {
+    if (slot <= current) {
+      return;
+    }
+    long n = Math.min(slot - current, h);
+    for (long s = current; s < current + n; s++) {
+      int i = index(s);
+      for (long[] row : ring) {
+        row[i] = 0;
+      }
+    }
+    current = slot;
+    while (!finishes.isEmpty() && finishes.peek().finish() <= current) {
+      entries.remove(finishes.poll().committed().executorId());
+    }
+  }
+
+  /** Committed demand for {@code r} in {@code slot}; 0 outside [current, current + horizon). */
+  public long committedMilli(ElasticResource r, long slot) {
+    if (slot < current || slot >= current + h) {
+      return 0;
+    }
+    return ring[r.ordinal()][index(slot)];
+  }
+
+  /**
+   * True when {@code series}, started in the current slot, fits on top of what is committed in
+   * every slot of its life, for every resource the node declares: the paper's RD(i) ≤ AR(j)
+   * (Algorithm 1 writes "<"; the Fig. 6 example fills the network to exactly zero, so equality
+   * fits).
+   */
+  public boolean fits(DemandSeries series) {
+    checkLength(series);
+    for (ElasticResource r : ElasticResource.all()) {
+      long cap = capacity[r.ordinal()];
+      if (cap == 0) {
+        continue;
+      }
+      long[] row = ring[r.ordinal()];
+      for (int k = 0; k < series.length(); k++) {
+        if (row[index(current + k)] + series.milli(r, k) > cap) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** The earliest predicted finish slot among the committed executors, if any. */
+  public OptionalLong earliestFinish() {
+    return finishes.isEmpty() ? OptionalLong.empty() : OptionalLong.of(finishes.peek().finish());
+  }
+
+  /**
+   * θ(j): the node's remaining resources from the current slot to the earliest predicted finish
+   * (zero slots when nothing is committed, whose DRR is 1).
+   */
+  public Fragmentation fragmentation() {
+    long end = earliestFinish().orElse(current);
+    return integrate(end, null);
+  }
+
+  /**
+   * θ(i, j): the node's remaining resources if {@code candidate} started now, up to the earliest
+   * predicted finish among the committed executors and the candidate itself (the paper's Fig. 6
+   * counts the candidate's finish).
+   */
+  public Fragmentation fragmentationWith(DemandSeries candidate) {
+    checkLength(candidate);
+    long end = current + candidate.length();
+    if (!finishes.isEmpty()) {
+      end = Math.min(end, finishes.peek().finish());
+    }
+    return integrate(end, candidate);
+  }
+
+  private Fragmentation integrate(long end, DemandSeries candidate) {
+    long slots = end - current;
+    long[] remaining = new long[4];
+    long[] capInt = new long[4];
+    for (ElasticResource r : ElasticResource.all()) {
+      int ri = r.ordinal();
+      long cap = capacity[ri];
+      if (cap == 0) {
+        continue;
+      }
+      long sum = 0;
+      for (int k = 0; k < slots; k++) {
+        sum += cap - ring[ri][index(current + k)];
+        if (candidate != null) {
+          sum -= candidate.milli(r, k);
+        }
+      }
+      remaining[ri] = sum;
+      capInt[ri] = Math.multiplyExact(cap, slots);
+    }
+    return new Fragmentation(slots, remaining, capInt);
+  }
+
+  /**
+   * Commits {@code series} for executor {@code executorId} of job {@code jobId}, starting in the
+   * current slot; capacity is not checked. Throws if the id is already committed or the series is
+   * longer than the horizon.
+   */
+  public Committed commit(String executorId, String jobId, DemandSeries series) {
+    Objects.requireNonNull(executorId, "executorId");
+    Objects.requireNonNull(jobId, "jobId");
+    checkLength(series);
+    if (entries.containsKey(executorId)) {
+      throw new IllegalArgumentException("executor " + executorId + " is already committed");
+    }
+    for (ElasticResource r : ElasticResource.all()) {
+      long[] row = ring[r.ordinal()];
+      for (int k = 0; k < series.length(); k++) {
+        row[index(current + k)] += series.milli(r, k);
+      }
+    }
+    Committed c = new Committed(executorId, jobId, current, current + series.length());
+    Entry e = new Entry(c, series, seq++);
+    entries.put(executorId, e);
+    finishes.add(e);
+    return c;
+  }
+
+  /**
+   * Gives back what {@code executorId} holds from the current slot on (it finished early or was
+   * killed); false if it is not committed here.
+   */
+  public boolean release(String executorId) {
+    Entry e = entries.remove(executorId);
+    if (e == null) {
+      return false;
+    }
+    finishes.remove(e);
+    long start = e.committed().startSlot();
+    for (ElasticResource r : ElasticResource.all()) {
+      long[] row = ring[r.ordinal()];
+      for (long s = Math.max(start, current); s < e.finish(); s++) {
+        row[index(s)] -= e.series().milli(r, (int) (s - start));
+      }
+    }
+    return true;
+  }
+
+  /** The executors committed and not yet finished, in commit order. */
+  public List<Committed> committed() {
+    List<Committed> out = new ArrayList<>(entries.size());
+    for (Entry e : entries.values()) {
+      out.add(e.committed());
+    }
+    return out;
+  }
+
+  /**
+   * What is committed in the slot containing {@code t}, as a resource vector in {@link
+   * ElasticResource#SCHEMA} dimensions rounded up to whole units; ZERO outside the ring.
+   */
+  @Override
+  public Resource committedAt(double t) {
+    long slot = settings.slotOf(t);
+    if (slot < current || slot >= current + h) {
+      return Resource.ZERO;
+    }
+    long[] milli = new long[4];
+    for (ElasticResource r : ElasticResource.all()) {
+      milli[r.ordinal()] = ring[r.ordinal()][index(slot)];
+    }
+    return ElasticResource.toResource(milli);
+  }
+
+  /** The end of the ring: nothing can be committed at or after it. */
+  @Override
+  public double horizon() {
+    return settings.timeOf(current + h);
+  }
+
+  private void checkLength(DemandSeries series) {
+    settings.check("ledger", series);
+  }
+
+  private int index(long slot) {
+    return (int) Math.floorMod(slot, (long) h);
+  }
+}

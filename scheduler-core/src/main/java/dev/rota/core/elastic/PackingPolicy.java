@@ -1,0 +1,425 @@
+package dev.rota.core.elastic;
+
+import dev.rota.core.model.JobSpec;
+import dev.rota.core.model.NodeSpec;
+import dev.rota.core.policy.ClusterView;
+import dev.rota.core.policy.ContainerView;
+import dev.rota.core.policy.Decision;
+import dev.rota.core.policy.JobView;
+import dev.rota.core.policy.Ledger;
+import dev.rota.core.policy.OfferPolicy;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Elasecutor's executor placement and the peak-based baselines it is compared with, as one {@link
+ * OfferPolicy}: the same object decides in the simulator ({@code OfferPass}) and in the
+ * ResourceManager. A job is an application whose pending requests are executors that all follow the
+ * job's predicted {@link DemandSeries} ({@link DemandSource}); each placement is one executor.
+ *
+ * <p><b>MinFrag</b> (paper §III-B2b, Algorithm 1). When node j is offered, the policy keeps j's
+ * {@link NodeLedger} (AR(j)) up to date, leaves out every job whose series does not fit the ledger
+ * for its whole life (RD(i) ≤ AR(j)), and ranks the rest by θ(i, j), the node's DRR if one of the
+ * job's executors started now ({@link NodeLedger#fragmentationWith}), lowest first. The driver
+ * gives the node to the first ranked job, reports it through {@link #onDecision} (which commits the
+ * executor's series to the ledger) and asks again while the node has room: Algorithm 1's loop,
+ * "launch i*, update AR(j) and θ(j), repeat". A job left out is not offered the node now.
+ *
+ * <p><b>Variants</b> ({@link Variant}) switch the two ablations of the paper: the fragmentation
+ * score DRR ↔ TRC (§V-F4), and the demand reserved, time series ↔ peak (a flat series at each
+ * resource's peak, for the executor's whole life). Peak with the dot-product score is <b>Tetris</b>
+ * as the paper adapts it (§V-A2); peak reservation of CPU and memory only, with network and disk
+ * unmanaged, in submission order, is <b>Static</b>.
+ *
+ * <p>Open choices, Rota's defaults: ties go to the earlier submission, then the smaller job id (the
+ * paper is silent); executors of one application are placed one at a time with staggered starts,
+ * each series shifted to its own start (digest §15.2 option a, as the prototype's per-heartbeat
+ * loop implies), not as a gang; a resource a node does not declare (capacity 0) is neither checked
+ * nor scored on that node; without a particular node ({@link #ANY_NODE}) jobs keep submission
+ * order. A job whose series is missing, invalid, longer than the ledger horizon or larger than
+ * every node is refused admission with a reason naming the problem.
+ *
+ * <p>Ledgers belong to the policy, one per node id, created with the node's capacity at first
+ * sight; {@link #ledger(String)} exposes one through the SPI's {@link Ledger} so that a driver's
+ * {@link ClusterView#ledger} can show it. An executor predicted to run longer is released early
+ * when the driver's view shows fewer of its job's containers on the node than the ledger holds (the
+ * earliest committed first); one that outlives its series is not tracked further (that is
+ * reprovisioning's job). Not thread-safe: one scheduling thread, as the SPI requires.
+ */
+public final class PackingPolicy implements OfferPolicy {
+
+  /** How candidates that fit are ordered. */
+  public enum Score {
+    /** Dominant remaining resource, lowest first (MinFrag). */
+    DRR,
+    /** Total remaining capacity Σ_r R/C, lowest first (the paper's ablation). */
+    TRC,
+    /**
+     * Tetris's alignment: the dot product of the node's available vector now and the executor's
+     * peak vector, both as fractions of the node's capacity (Grandl et al., SIGCOMM 2014 normalise
+     * the same way), highest first.
+     */
+    DOT_PRODUCT,
+    /** No score: submission order (Static's FIFO across applications). */
+    SUBMISSION_ORDER
+  }
+
+  /** What a placed executor reserves over its life. */
+  public enum DemandMode {
+    /** Its predicted series, slot by slot (Elasecutor). */
+    TIME_SERIES,
+    /** Each resource's peak for the whole life (Static, Tetris, the ablation). */
+    PEAK
+  }
+
+  /**
+   * A named combination of the switches.
+   *
+   * @param name the policy's name in configuration, logs and reports
+   * @param score how fitting candidates are ordered
+   * @param mode what an executor reserves
+   * @param managed the resources reserved and checked; the others are unmanaged (not in the ledger)
+   */
+  public record Variant(String name, Score score, DemandMode mode, Set<ElasticResource> managed) {
+    private static final Set<ElasticResource> ALL = Set.copyOf(ElasticResource.all());
+
+    /** Elasecutor's MinFrag: DRR over the time series of all four resources. */
+    public static final Variant MINFRAG =
+        new Variant("minfrag", Score.DRR, DemandMode.TIME_SERIES, ALL);
+
+    /** The DRR-vs-TRC ablation (Table XI): TRC instead of DRR. */
+    public static final Variant MINFRAG_TRC =
+        new Variant("minfrag-trc", Score.TRC, DemandMode.TIME_SERIES, ALL);
+
+    /** The time-series-vs-peak ablation: DRR over flat peak series. */
+    public static final Variant MINFRAG_PEAK =
+        new Variant("minfrag-peak", Score.DRR, DemandMode.PEAK, ALL);
+
+    /** Tetris as adapted by the paper: peak of all four resources, highest dot product first. */
+    public static final Variant TETRIS =
+        new Variant("tetris", Score.DOT_PRODUCT, DemandMode.PEAK, ALL);
+
+    /**
+     * Static: peak CPU and memory reserved for the executor's life, network and disk unmanaged,
+     * applications in submission order. The paper places Static's executors on a random machine
+     * that fits; here the machine is the one the driver offers (heartbeat order in YARN, index
+     * order in the simulator), Rota's choice so that the policy stays deterministic.
+     */
+    public static final Variant STATIC =
+        new Variant(
+            "static",
+            Score.SUBMISSION_ORDER,
+            DemandMode.PEAK,
+            Set.of(ElasticResource.CPU, ElasticResource.MEMORY));
+
+    public Variant {
+      Objects.requireNonNull(name, "name");
+      if (name.isBlank()) {
+        throw new IllegalArgumentException("a packing variant needs a name");
+      }
+      Objects.requireNonNull(score, "score");
+      Objects.requireNonNull(mode, "mode");
+      managed = Set.copyOf(managed);
+      if (managed.isEmpty()) {
+        throw new IllegalArgumentException("packing variant " + name + " manages no resource");
+      }
+    }
+
+    public Variant withScore(String newName, Score newScore) {
+      return new Variant(newName, newScore, mode, managed);
+    }
+
+    public Variant withMode(String newName, DemandMode newMode) {
+      return new Variant(newName, score, newMode, managed);
+    }
+  }
+
+  private final Variant variant;
+  private final ElasticSettings settings;
+  private final DemandSource demands;
+  private final Map<String, NodeLedger> ledgers = new HashMap<>();
+  private final Map<String, Known> known = new HashMap<>();
+  private long executorSeq;
+  private volatile Map<String, Double> lastScores = Map.of();
+
+  public PackingPolicy(Variant variant, ElasticSettings settings, DemandSource demands) {
+    this.variant = Objects.requireNonNull(variant, "variant");
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.demands = Objects.requireNonNull(demands, "demands");
+  }
+
+  /** MinFrag with the default settings. */
+  public static PackingPolicy minFrag(DemandSource demands) {
+    return new PackingPolicy(Variant.MINFRAG, ElasticSettings.DEFAULT, demands);
+  }
+
+  /** Tetris with the default settings. */
+  public static PackingPolicy tetris(DemandSource demands) {
+    return new PackingPolicy(Variant.TETRIS, ElasticSettings.DEFAULT, demands);
+  }
+
+  /** Static with the default settings. */
+  public static PackingPolicy staticPeak(DemandSource demands) {
+    return new PackingPolicy(Variant.STATIC, ElasticSettings.DEFAULT, demands);
+  }
+
+  @Override
+  public String name() {
+    return variant.name();
+  }
+
+  public Variant variant() {
+    return variant;
+  }
+
+  public ElasticSettings settings() {
+    return settings;
+  }
+
+  /**
+   * The scores of the candidates that fitted in the latest {@link #rank} for a node, by job id: θ
+   * for DRR, TRC, the dot product for Tetris, 0 for submission order (what metrics and logs show).
+   * Read from any thread.
+   */
+  public Map<String, Double> lastScores() {
+    return lastScores;
+  }
+
+  /** Node {@code nodeId}'s ledger, {@link Ledger#NONE} before the policy has seen the node. */
+  public Ledger ledger(String nodeId) {
+    Ledger l = ledgers.get(nodeId);
+    return l == null ? Ledger.NONE : l;
+  }
+
+  /**
+   * Admits a job whose series is known, valid, within the horizon and small enough for some node;
+   * refuses the others naming the problem (asked again on the next pass).
+   */
+  @Override
+  public Decision admit(JobView job, ClusterView view) {
+    JobSpec spec = job.spec();
+    Known k = knownOf(spec);
+    if (k.problem() != null) {
+      return Decision.notAdmitted(spec.id(), k.problem());
+    }
+    for (int m = 0; m < view.nodeCount(); m++) {
+      if (couldEverFit(k.reserved(), view.node(m))) {
+        return Decision.admitted(spec.id());
+      }
+    }
+    return Decision.notAdmitted(
+        spec.id(),
+        "job "
+            + spec.id()
+            + ": an executor's peak demand "
+            + peaks(k.reserved())
+            + " exceeds every node's capacity");
+  }
+
+  @Override
+  public List<JobView> rank(int node, List<? extends JobView> candidates, ClusterView view) {
+    List<Scored> scored = new ArrayList<>(candidates.size());
+    NodeLedger ledger = node == ANY_NODE ? null : ledgerOf(view, node, true);
+    for (JobView j : candidates) {
+      Known k = knownOf(j.spec());
+      if (k.problem() != null) {
+        continue;
+      }
+      if (ledger == null) {
+        scored.add(new Scored(j, 0));
+      } else if (ledger.fits(k.reserved())) {
+        scored.add(new Scored(j, score(ledger, k.reserved())));
+      }
+    }
+    if (ledger != null) {
+      Map<String, Double> seen = new HashMap<>();
+      for (Scored s : scored) {
+        seen.put(
+            s.job().spec().id(), variant.score() == Score.DOT_PRODUCT ? -s.score() : s.score());
+      }
+      lastScores = Map.copyOf(seen);
+    }
+    scored.sort(
+        Comparator.comparingDouble(Scored::score)
+            .thenComparingDouble(s -> s.job().spec().submitTime())
+            .thenComparing(s -> s.job().spec().id()));
+    List<JobView> out = new ArrayList<>(scored.size());
+    for (Scored s : scored) {
+      out.add(s.job());
+    }
+    forgetGone(candidates);
+    return out;
+  }
+
+  /** Commits each placed executor's reserved series to its node's ledger. */
+  @Override
+  public void onDecision(Decision decision, ClusterView view) {
+    if (decision.action() != Decision.Action.PLACE || !decision.applied()) {
+      return;
+    }
+    int m = view.indexOf(decision.nodeId());
+    if (m < 0) {
+      return;
+    }
+    Known k = known.get(decision.jobId());
+    if (k == null) {
+      k = findRunnable(decision.jobId(), view).map(this::knownOf).orElse(null);
+    }
+    if (k == null || k.problem() != null) {
+      return; // placed without a usable series (e.g. an AM container): nothing to commit
+    }
+    ledgerOf(view, m, false)
+        .commit(decision.jobId() + "#" + ++executorSeq, decision.jobId(), k.reserved());
+  }
+
+  /**
+   * The score of placing one executor reserving {@code reserved} on the ledger's node: lower wins.
+   */
+  private double score(NodeLedger ledger, DemandSeries reserved) {
+    return switch (variant.score()) {
+      case DRR -> ledger.fragmentationWith(reserved).over(variant.managed()).drr();
+      case TRC -> ledger.fragmentationWith(reserved).over(variant.managed()).trc();
+      case DOT_PRODUCT -> -dotProduct(ledger, reserved);
+      case SUBMISSION_ORDER -> 0;
+    };
+  }
+
+  private double dotProduct(NodeLedger ledger, DemandSeries reserved) {
+    double dot = 0;
+    for (ElasticResource r : ElasticResource.all()) {
+      long cap = ledger.capacityMilli(r);
+      if (cap == 0 || !variant.managed().contains(r)) {
+        continue;
+      }
+      double available = (double) (cap - ledger.committedMilli(r, ledger.currentSlot())) / cap;
+      dot += available * ((double) reserved.peakMilli(r) / cap);
+    }
+    return dot;
+  }
+
+  private NodeLedger ledgerOf(ClusterView view, int m, boolean reconcile) {
+    NodeSpec spec = view.node(m);
+    NodeLedger l =
+        ledgers.computeIfAbsent(spec.id(), id -> new NodeLedger(spec.capacity(), settings));
+    l.advanceTo(settings.slotOf(view.now()));
+    if (reconcile) {
+      reconcile(l, view, m);
+    }
+    return l;
+  }
+
+  /**
+   * Releases executors the view no longer shows: per job, the ledger's surplus over the job's
+   * containers running on the node, earliest committed first.
+   */
+  private static void reconcile(NodeLedger ledger, ClusterView view, int m) {
+    List<NodeLedger.Committed> committed = ledger.committed();
+    if (committed.isEmpty()) {
+      return;
+    }
+    Map<String, Integer> surplus = new HashMap<>();
+    for (NodeLedger.Committed c : committed) {
+      surplus.merge(c.jobId(), 1, Integer::sum);
+    }
+    for (ContainerView c : view.running(m)) {
+      surplus.computeIfPresent(c.jobId(), (j, n) -> n - 1);
+    }
+    for (NodeLedger.Committed c : committed) {
+      Integer n = surplus.get(c.jobId());
+      if (n != null && n > 0) {
+        ledger.release(c.executorId());
+        surplus.put(c.jobId(), n - 1);
+      }
+    }
+  }
+
+  private boolean couldEverFit(DemandSeries reserved, NodeSpec node) {
+    for (ElasticResource r : variant.managed()) {
+      long cap = r.milliOf(node.capacity());
+      if (cap > 0 && reserved.peakMilli(r) > cap) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private String peaks(DemandSeries reserved) {
+    StringBuilder sb = new StringBuilder("{");
+    for (ElasticResource r : ElasticResource.all()) {
+      if (variant.managed().contains(r)) {
+        sb.append(sb.length() > 1 ? ", " : "")
+            .append(r.key())
+            .append(' ')
+            .append(reserved.peak(r))
+            .append(' ')
+            .append(r.unit());
+      }
+    }
+    return sb.append('}').toString();
+  }
+
+  private Known knownOf(JobSpec spec) {
+    Known k = known.get(spec.id());
+    if (k == null) {
+      k = resolve(spec);
+      if (k.problem() == null) {
+        known.put(spec.id(), k); // problems are not kept: the source may learn the job later
+      }
+    }
+    return k;
+  }
+
+  private Known resolve(JobSpec spec) {
+    String what = "job " + spec.id();
+    try {
+      Optional<DemandSeries> s = demands.seriesOf(spec);
+      if (s.isEmpty()) {
+        return new Known(null, what + ": no demand series is known for it");
+      }
+      DemandSeries series = settings.check(what, s.get());
+      if (variant.mode() == DemandMode.PEAK) {
+        series = series.peakFlat();
+      }
+      if (variant.managed().size() < ElasticResource.all().size()) {
+        series = series.restrictedTo(variant.managed());
+      }
+      return new Known(series, null);
+    } catch (IllegalArgumentException e) {
+      String msg = e.getMessage();
+      return new Known(null, msg != null && msg.startsWith(what) ? msg : what + ": " + msg);
+    }
+  }
+
+  private static Optional<JobSpec> findRunnable(String jobId, ClusterView view) {
+    for (JobView j : view.runnableJobs()) {
+      if (j.spec().id().equals(jobId)) {
+        return Optional.of(j.spec());
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Keeps the per-job cache bounded: once it outgrows the candidates, only they stay. */
+  private void forgetGone(List<? extends JobView> candidates) {
+    if (known.size() <= 2 * candidates.size() + 64) {
+      return;
+    }
+    Set<String> live = new HashSet<>();
+    for (JobView j : candidates) {
+      live.add(j.spec().id());
+    }
+    known.keySet().retainAll(live);
+  }
+
+  /** A job's reserved series, or why it has none. */
+  private record Known(DemandSeries reserved, String problem) {}
+
+  private record Scored(JobView job, double score) {}
+}

@@ -1,0 +1,113 @@
+package dev.rota.core.elastic;
+
+import static dev.rota.core.elastic.ElasticResource.CPU;
+import static dev.rota.core.elastic.ElasticResource.MEMORY;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rota.core.model.Resource;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+
+class ElasticLedgerTest {
+  /** 4-slot horizon of 3 s slots, so that the ring wraps quickly. */
+  static final ElasticSettings SHORT = new ElasticSettings(3, 4);
+
+  static DemandSeries cpu(double... perSlot) {
+    return DemandSeries.of(Map.of(CPU, perSlot));
+  }
+
+  static List<Long> cpuCommitted(NodeLedger l, long from, long to) {
+    return LongStream.range(from, to).mapToObj(s -> l.committedMilli(CPU, s) / 1000).toList();
+  }
+
+  @Test
+  void theRingWrapsAsTimeAdvancesAndFinishedExecutorsLeaveTheHeap() {
+    NodeLedger l = new NodeLedger(Resource.of(1024, 8), SHORT);
+    l.commit("a", "A", cpu(1, 2, 3, 4));
+    assertEquals(List.of(1L, 2L, 3L, 4L, 0L), cpuCommitted(l, 0, 5));
+
+    l.advanceTo(2);
+    l.commit("b", "B", cpu(4, 4, 4, 4)); // slots 2..5: ring positions 2, 3, 0, 1
+    assertEquals(List.of(0L, 0L, 7L, 8L, 4L, 4L, 0L), cpuCommitted(l, 0, 7));
+    assertEquals(OptionalLong.of(4), l.earliestFinish());
+
+    l.advanceTo(4); // "a" ends at slot 4
+    assertEquals(
+        List.of("b"), l.committed().stream().map(NodeLedger.Committed::executorId).toList());
+    assertEquals(List.of(4L, 4L, 0L, 0L), cpuCommitted(l, 4, 8));
+    assertEquals(OptionalLong.of(6), l.earliestFinish());
+
+    l.advanceTo(1_000); // far beyond the ring: everything is cleared
+    assertEquals(List.of(), l.committed());
+    assertEquals(List.of(0L, 0L, 0L, 0L), cpuCommitted(l, 1_000, 1_004));
+    assertEquals(OptionalLong.empty(), l.earliestFinish());
+  }
+
+  @Test
+  void fitsChecksEverySlotOfTheSeriesAgainstWhatIsCommitted() {
+    NodeLedger l = new NodeLedger(Resource.of(1024, 8), SHORT);
+    l.commit("a", "A", cpu(6, 6, 2, 2));
+    assertTrue(l.fits(cpu(2, 2, 6, 6))); // exactly full in every slot
+    assertFalse(l.fits(cpu(2, 2, 6, 6.001))); // one thousandth too much in the last slot
+    // a resource the node does not declare (network here) is not checked
+    assertTrue(l.fits(DemandSeries.of(Map.of(ElasticResource.NETWORK, new double[] {1e6}))));
+  }
+
+  @Test
+  void releaseGivesBackOnlyTheFuture() {
+    NodeLedger l = new NodeLedger(Resource.of(1024, 8), SHORT);
+    l.commit("a", "A", cpu(1, 2, 3, 4));
+    l.advanceTo(2);
+    assertTrue(l.release("a"));
+    assertEquals(List.of(0L, 0L, 0L, 0L), cpuCommitted(l, 2, 6));
+    assertEquals(OptionalLong.empty(), l.earliestFinish());
+    assertFalse(l.release("a"));
+  }
+
+  @Test
+  void theSpiViewRoundsUpToWholeUnitsInSchemaOrder() {
+    NodeLedger l = new NodeLedger(Resource.of(4096, 8, 1000, 100), SHORT);
+    l.commit(
+        "a",
+        "A",
+        DemandSeries.of(
+            Map.of(CPU, new double[] {0.5, 2}, MEMORY, new double[] {1024, 2048.5}), 1, 2));
+    assertEquals(Resource.of(1024, 1), l.committedAt(0));
+    assertEquals(Resource.of(2049, 2), l.committedAt(5.9));
+    assertEquals(Resource.ZERO, l.committedAt(12)); // beyond the ring
+    assertEquals(12.0, l.horizon());
+    l.advanceTo(1);
+    assertEquals(Resource.ZERO, l.committedAt(0)); // the past is not kept
+    assertEquals(15.0, l.horizon());
+  }
+
+  @Test
+  void slotsAreFoundDespiteFloatingPointSums() {
+    ElasticSettings s = ElasticSettings.DEFAULT;
+    // a sum of durations that falls 1e-12 s short of 3 s starts slot 1
+    assertEquals(1, s.slotOf(3 - 1e-12));
+    assertEquals(0, s.slotOf(2.99));
+    assertEquals(3.0, s.timeOf(1));
+  }
+
+  @Test
+  void commitRefusesDuplicatesAndSeriesLongerThanTheHorizon() {
+    NodeLedger l = new NodeLedger(Resource.of(1024, 8), SHORT);
+    l.commit("a", "A", cpu(1));
+    var dup = assertThrows(IllegalArgumentException.class, () -> l.commit("a", "A", cpu(1)));
+    assertEquals("executor a is already committed", dup.getMessage());
+    var longer =
+        assertThrows(IllegalArgumentException.class, () -> l.commit("b", "B", cpu(1, 1, 1, 1, 1)));
+    assertEquals(
+        "ledger: demand series of 5 slots (15.0 s) is longer than the ledger horizon of 4 slots"
+            + " (12.0 s)",
+        longer.getMessage());
+    assertEquals(List.of(1L, 0L), cpuCommitted(l, 0, 2)); // nothing half-applied
+  }
+}
