@@ -161,14 +161,8 @@ public class RotaCapacityScheduler extends CapacityScheduler implements RotaSche
   @Override
   public void handle(SchedulerEvent event) {
     super.handle(event);
-    switch (event.getType()) {
-      case NODE_ADDED,
-          NODE_REMOVED,
-          NODE_RESOURCE_UPDATE,
-          NODE_LABELS_UPDATE,
-          NODE_ATTRIBUTES_UPDATE ->
-          nodesVersion.incrementAndGet();
-      default -> {}
+    if (Heartbeat.changesNodes(event.getType())) {
+      nodesVersion.incrementAndGet();
     }
   }
 

@@ -281,6 +281,33 @@ final class AliceAndBob implements AutoCloseable {
     return attempt != null && attempt.getAppAttemptResourceUsage().getPending().getMemorySize() > 0;
   }
 
+  /** Eunomia's allocation: Alice the four slow slots, Bob the two fast ones, shares 4/8 each. */
+  static void assertEunomia(Map<String, Double> mean) {
+    org.junit.jupiter.api.Assertions.assertEquals(
+        2.0, mean.get("alice@M1"), 0.3, "alice on M1: " + mean);
+    org.junit.jupiter.api.Assertions.assertEquals(
+        2.0, mean.get("bob@M3"), 0.3, "bob on M3: " + mean);
+    org.junit.jupiter.api.Assertions.assertEquals(
+        2.0, mean.get("alice@M2"), 0.3, "alice on M2 (the shared slow node): " + mean);
+    assertTrue(mean.get("bob@M2") < 0.3, "bob on M2: " + mean);
+    org.junit.jupiter.api.Assertions.assertEquals(
+        0.5, share(mean, "alice"), 0.05, "alice's progress share " + mean);
+    org.junit.jupiter.api.Assertions.assertEquals(
+        0.5, share(mean, "bob"), 0.05, "bob's progress share " + mean);
+  }
+
+  /** Equal task counts: three tasks each, shares 3/8 and 5/8. */
+  static void assertEqualTasks(Map<String, Double> mean) {
+    org.junit.jupiter.api.Assertions.assertEquals(
+        3.0, mean.get("alice@M1") + mean.get("alice@M2"), 0.5, "alice: " + mean);
+    org.junit.jupiter.api.Assertions.assertEquals(
+        3.0, mean.get("bob@M2") + mean.get("bob@M3"), 0.5, "bob: " + mean);
+    org.junit.jupiter.api.Assertions.assertEquals(
+        3.0 / 8, share(mean, "alice"), 0.07, "alice's progress share " + mean);
+    org.junit.jupiter.api.Assertions.assertEquals(
+        5.0 / 8, share(mean, "bob"), 0.07, "bob's progress share " + mean);
+  }
+
   /** Progress share from the per-node counts: (Σ count x perf) / 8. */
   static double share(Map<String, Double> mean, String user) {
     return (mean.get(user + "@M1") * 1 + mean.get(user + "@M2") * 1 + mean.get(user + "@M3") * 2)

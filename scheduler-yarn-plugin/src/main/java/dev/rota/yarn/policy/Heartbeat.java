@@ -56,6 +56,23 @@ public record Heartbeat(
     };
   }
 
+  /**
+   * Whether a scheduler event of this type changes the cluster's nodes (join, leave, resource,
+   * labels, attributes): the schedulers bump {@link #nodesVersion()} on it.
+   */
+  public static boolean changesNodes(
+      org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.SchedulerEventType type) {
+    return switch (type) {
+      case NODE_ADDED,
+          NODE_REMOVED,
+          NODE_RESOURCE_UPDATE,
+          NODE_LABELS_UPDATE,
+          NODE_ATTRIBUTES_UPDATE ->
+          true;
+      default -> false;
+    };
+  }
+
   /** The heartbeat this thread is handling, if any. */
   public static Optional<Heartbeat> current() {
     return Optional.ofNullable(CURRENT.get());
