@@ -15,8 +15,8 @@ import java.util.Map;
 
 /**
  * {@code bin/rota-bench ordering [--quick] [--out DIR]}: the cost of a leaf queue's application
- * ordering on CapacityScheduler's heartbeat path, Rota's policies beside stock ones in the same run
- * (issue #11's "Performance", the first benchmark of issue #17).
+ * ordering on the heartbeat path of CapacityScheduler and of FairScheduler, Rota's policies beside
+ * stock ones in the same run (issue #11's "Performance", the first benchmark of issue #17).
  *
  * <p>Every variant runs in its own fresh JVM ({@link OrderingRun}), variants alternating, stock
  * FIFO twice (the A/A spread tells the noise). A variant is the queue's ordering policy:
@@ -26,14 +26,18 @@ import java.util.Map;
  *       FairOrderingPolicy;
  *   <li>{@code offer-fifo}: Rota's driver ({@code OfferOrderingPolicy}) with the core FIFO policy:
  *       the cost of presenting CapacityScheduler's state to a core policy;
- *   <li>{@code eunomia}: the driver with {@code EunomiaPolicy}, nodes of ten performance levels.
+ *   <li>{@code eunomia}: the driver with {@code EunomiaPolicy}, nodes of ten performance levels;
+ *   <li>{@code fs-fair}, {@code fs-eunomia}: FairScheduler ({@code RotaFairScheduler}) with the
+ *       queue's {@code schedulingPolicy} FairSharePolicy, and {@code EunomiaSchedulingPolicy}.
  * </ul>
  *
- * The scheduler class is {@code RotaCapacityScheduler} in every variant, so only the ordering
- * differs.
+ * The scheduler class is {@code RotaCapacityScheduler} in every CapacityScheduler variant and
+ * {@code RotaFairScheduler} in both FairScheduler variants, so only the ordering differs. Ratios
+ * are to the stock baseline of the same scheduler: the first {@code fifo} run, and {@code fs-fair}.
  */
 public final class OrderingBench {
-  static final List<String> VARIANTS = List.of("fifo", "fair", "offer-fifo", "eunomia", "fifo");
+  static final List<String> VARIANTS =
+      List.of("fifo", "fair", "offer-fifo", "eunomia", "fifo", "fs-fair", "fs-eunomia");
 
   /** Sizes of the full run: nodes x applications. */
   static final int[][] FULL = {{1000, 100}, {1000, 1000}, {5000, 100}, {5000, 1000}};
@@ -113,13 +117,16 @@ public final class OrderingBench {
     return result;
   }
 
-  /** The table: per size, each variant with its ratios to stock fifo (first run) and fair. */
+  /**
+   * The table: per size, each variant with its ratios to its scheduler's stock baseline (the first
+   * fifo run under CapacityScheduler, fs-fair under FairScheduler).
+   */
   static String table(List<OrderingRun.Result> results) {
     StringBuilder sb = new StringBuilder();
     sb.append(
         String.format(
             Locale.ROOT,
-            "%-6s %-6s %-11s %10s %10s %10s %10s %10s %12s %12s%n",
+            "%-6s %-6s %-11s %10s %10s %10s %10s %10s %-8s %10s %12s%n",
             "nodes",
             "apps",
             "variant",
@@ -128,19 +135,22 @@ public final class OrderingBench {
             "p50_us",
             "p99_us",
             "cont/s",
-            "p99/fifo",
-            "cont/s/fifo"));
+            "base",
+            "p99/base",
+            "cont/s/base"));
     Map<String, List<OrderingRun.Result>> bySize = new LinkedHashMap<>();
     for (OrderingRun.Result r : results) {
       bySize.computeIfAbsent(r.nodes() + "x" + r.apps(), k -> new ArrayList<>()).add(r);
     }
     for (List<OrderingRun.Result> size : bySize.values()) {
-      OrderingRun.Result fifo = size.get(0);
       for (OrderingRun.Result r : size) {
+        String baseName = OrderingRun.FAIR_SCHEDULER.containsKey(r.variant()) ? "fs-fair" : "fifo";
+        OrderingRun.Result base =
+            size.stream().filter(b -> b.variant().equals(baseName)).findFirst().orElse(r);
         sb.append(
             String.format(
                 Locale.ROOT,
-                "%-6d %-6d %-11s %10d %10d %10.1f %10.1f %10.0f %12.2f %12.2f%n",
+                "%-6d %-6d %-11s %10d %10d %10.1f %10.1f %10.0f %-8s %10.2f %12.2f%n",
                 r.nodes(),
                 r.apps(),
                 r.variant(),
@@ -149,13 +159,14 @@ public final class OrderingBench {
                 r.p50Micros(),
                 r.p99Micros(),
                 r.containersPerSecond(),
-                r.p99Micros() / fifo.p99Micros(),
-                r.containersPerSecond() / fifo.containersPerSecond()));
+                base.variant(),
+                r.p99Micros() / base.p99Micros(),
+                r.containersPerSecond() / base.containersPerSecond()));
       }
     }
     sb.append(
-        "ratios are to the first stock fifo run of the same size; the second fifo row is the A/A"
-            + " spread\n");
+        "ratios are to the scheduler's stock baseline of the same size (base: the first fifo run,"
+            + " fs-fair); the second fifo row is the A/A spread\n");
     return sb.toString();
   }
 

@@ -4,6 +4,7 @@ import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
 import dev.rota.yarn.RotaCapacityScheduler;
+import dev.rota.yarn.RotaFairScheduler;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -24,16 +25,17 @@ import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNodes;
 import org.apache.hadoop.yarn.server.resourcemanager.MockRM;
+import org.apache.hadoop.yarn.server.resourcemanager.placement.ApplicationPlacementContext;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttempt;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptMetrics;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState;
 import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicationAttempt;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacitySchedulerConfiguration;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerApp;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAddedSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptAddedSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptRemovedSchedulerEvent;
@@ -41,18 +43,21 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppRemovedS
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeAddedSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeAttributesUpdateSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeUpdateSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler;
 
 /**
- * One benchmark JVM: a real CapacityScheduler ({@code RotaCapacityScheduler}) in Hadoop's MockRM,
- * {@code nodes} nodes of 8 GiB / 8 vcores (performance 1.0, 1.25, ... 3.25 as {@code
- * rm.yarn.io/perf}), one leaf queue with the variant's ordering policy, heartbeats driven directly
- * on this thread (synchronous scheduling), as Hadoop's TestCapacitySchedulerPerf does.
+ * One benchmark JVM: a real CapacityScheduler ({@code RotaCapacityScheduler}) or FairScheduler
+ * ({@code RotaFairScheduler}) in Hadoop's MockRM, {@code nodes} nodes of 8 GiB / 8 vcores
+ * (performance 1.0, 1.25, ... 3.25 as {@code rm.yarn.io/perf}), one leaf queue with the variant's
+ * ordering policy, heartbeats driven directly on this thread (synchronous scheduling), as Hadoop's
+ * TestCapacitySchedulerPerf does.
  *
  * <p>A round submits {@code apps} applications whose 1 GiB / 1 vcore asks together fill the cluster
- * exactly, heartbeats every node once (each heartbeat allocates up to the node's 8 containers,
- * CapacityScheduler's multiple assignments) and removes the applications again (releasing their
- * containers, outside the measurement). The first round is warm-up; the others are measured: the
- * wall time of each {@code handle(NODE_UPDATE)} call and the containers allocated.
+ * exactly, heartbeats every node once (each heartbeat allocates up to the node's 8 containers:
+ * CapacityScheduler's multiple assignments, FairScheduler's assignmultiple) and removes the
+ * applications again (releasing their containers, outside the measurement). The first round is
+ * warm-up; the others are measured: the wall time of each {@code handle(NODE_UPDATE)} call and the
+ * containers allocated.
  */
 public final class OrderingRun {
   static final String RESULT = "RESULT ";
@@ -111,7 +116,19 @@ public final class OrderingRun {
     System.exit(0);
   }
 
-  static CapacitySchedulerConfiguration conf(String variant) {
+  /** The FairScheduler variants and the scheduling policy each names for the queue. */
+  static final Map<String, String> FAIR_SCHEDULER =
+      Map.of(
+          "fs-fair", "fair",
+          "fs-eunomia", "dev.rota.yarn.policy.EunomiaSchedulingPolicy",
+          "fs-eunomia-rank", RankedEunomiaSchedulingPolicy.class.getName());
+
+  /** The ResourceManager's configuration for {@code variant}. */
+  static YarnConfiguration conf(String variant) throws java.io.IOException {
+    String fsPolicy = FAIR_SCHEDULER.get(variant);
+    if (fsPolicy != null) {
+      return fairConf(fsPolicy);
+    }
     CapacitySchedulerConfiguration cs = new CapacitySchedulerConfiguration();
     String q = CapacitySchedulerConfiguration.ROOT + ".default";
     cs.set("yarn.scheduler.capacity.root.queues", "default");
@@ -135,38 +152,51 @@ public final class OrderingRun {
         cs.set(policy, "dev.rota.yarn.policy.OfferOrderingPolicy");
         cs.set(policy + ".policy-class", "dev.rota.core.eunomia.EunomiaPolicy");
       }
+      case "eunomia-rank" -> {
+        cs.set(policy, "dev.rota.yarn.policy.OfferOrderingPolicy");
+        cs.set(policy + ".policy-class", RankedEunomia.class.getName());
+      }
       default -> throw new IllegalArgumentException("unknown variant " + variant);
     }
-    return cs;
+    YarnConfiguration conf = new YarnConfiguration(cs);
+    conf.setClass(
+        YarnConfiguration.RM_SCHEDULER, RotaCapacityScheduler.class, ResourceScheduler.class);
+    return conf;
+  }
+
+  /**
+   * RotaFairScheduler with one queue {@code root.default} ordered by {@code policy}, every
+   * heartbeat filling its node (assignmultiple, no maximum), no AM share limit, no locality delay.
+   */
+  private static YarnConfiguration fairConf(String policy) throws java.io.IOException {
+    java.nio.file.Path alloc = java.nio.file.Files.createTempFile("rota-bench-fair", ".xml");
+    alloc.toFile().deleteOnExit();
+    java.nio.file.Files.writeString(
+        alloc,
+        "<?xml version=\"1.0\"?>\n<allocations>\n  <queue name=\"default\">\n"
+            + "    <schedulingPolicy>"
+            + policy
+            + "</schedulingPolicy>\n  </queue>\n"
+            + "  <queueMaxAMShareDefault>-1.0</queueMaxAMShareDefault>\n</allocations>\n");
+    YarnConfiguration conf = new YarnConfiguration();
+    conf.setClass(YarnConfiguration.RM_SCHEDULER, RotaFairScheduler.class, ResourceScheduler.class);
+    conf.set("yarn.scheduler.fair.allocation.file", alloc.toString());
+    conf.setBoolean("yarn.scheduler.fair.assignmultiple", true);
+    conf.setBoolean("yarn.scheduler.fair.dynamic.max.assign", false);
+    conf.setInt("yarn.scheduler.fair.max.assign", -1);
+    conf.setBoolean("yarn.scheduler.fair.user-as-default-queue", false);
+    conf.setBoolean("yarn.scheduler.fair.allow-undeclared-pools", false);
+    // demand and fair shares are updated by the benchmark between rounds, not by a timer in them
+    conf.setLong("yarn.scheduler.fair.update-interval-ms", 3_600_000L);
+    return conf;
   }
 
   static Result run(String variant, int nodes, int apps, int rounds) throws Exception {
-    YarnConfiguration conf = new YarnConfiguration(conf(variant));
-    conf.setClass(
-        YarnConfiguration.RM_SCHEDULER, RotaCapacityScheduler.class, ResourceScheduler.class);
-    MockRM rm = new MockRM(conf);
+    MockRM rm = new MockRM(conf(variant));
     rm.start();
     try {
-      CapacityScheduler cs = (CapacityScheduler) rm.getResourceScheduler();
-      List<RMNode> rmNodes = new ArrayList<>();
-      Map<String, Set<NodeAttribute>> perf = new HashMap<>();
-      for (int i = 0; i < nodes; i++) {
-        RMNode n =
-            MockNodes.newNodeInfo(
-                i / 40, Resource.newInstance(NODE_GB * 1024L, NODE_GB), i, "host-" + i, 8041);
-        cs.handle(new NodeAddedSchedulerEvent(n));
-        rmNodes.add(n);
-        perf.put(
-            n.getNodeID().getHost(),
-            new HashSet<>(
-                List.of(
-                    NodeAttribute.newInstance(
-                        NodeAttribute.PREFIX_CENTRALIZED,
-                        "perf",
-                        NodeAttributeType.STRING,
-                        Double.toString(1.0 + (i % 10) * 0.25)))));
-      }
-      cs.handle(new NodeAttributesUpdateSchedulerEvent(perf));
+      AbstractYarnScheduler<?, ?> cs = (AbstractYarnScheduler<?, ?>) rm.getResourceScheduler();
+      List<RMNode> rmNodes = addNodes(cs, 0, nodes);
       int asksPerApp = Math.max(1, nodes * NODE_GB / apps);
       List<Long> times = new ArrayList<>();
       long containers = 0;
@@ -174,7 +204,10 @@ public final class OrderingRun {
       for (int round = 0; round < rounds; round++) {
         List<ApplicationAttemptId> attempts = new ArrayList<>();
         for (int a = 0; a < apps; a++) {
-          attempts.add(submit(rm, cs, appSeq++, asksPerApp));
+          attempts.add(submit(rm, cs, appSeq++, asksPerApp, 1024));
+        }
+        if (cs instanceof FairScheduler fs) {
+          fs.update(); // FairScheduler offers nodes only to applications with demand, set here
         }
         long before = allocated(cs, attempts);
         List<Long> roundTimes = new ArrayList<>(nodes);
@@ -210,10 +243,38 @@ public final class OrderingRun {
     }
   }
 
-  private static long allocated(CapacityScheduler cs, List<ApplicationAttemptId> attempts) {
+  /**
+   * Adds nodes {@code from} to {@code to - 1}: {@code host-i}, {@value #NODE_GB} GiB / {@value
+   * #NODE_GB} vcores, {@code rm.yarn.io/perf} 1.0 + (i mod 10) × 0.25.
+   */
+  static List<RMNode> addNodes(AbstractYarnScheduler<?, ?> cs, int from, int to) {
+    List<RMNode> added = new ArrayList<>();
+    Map<String, Set<NodeAttribute>> perf = new HashMap<>();
+    for (int i = from; i < to; i++) {
+      RMNode n =
+          MockNodes.newNodeInfo(
+              i / 40, Resource.newInstance(NODE_GB * 1024L, NODE_GB), i, "host-" + i, 8041);
+      cs.handle(new NodeAddedSchedulerEvent(n));
+      added.add(n);
+      perf.put(
+          n.getNodeID().getHost(),
+          new HashSet<>(
+              List.of(
+                  NodeAttribute.newInstance(
+                      NodeAttribute.PREFIX_CENTRALIZED,
+                      "perf",
+                      NodeAttributeType.STRING,
+                      Double.toString(1.0 + (i % 10) * 0.25)))));
+    }
+    cs.handle(new NodeAttributesUpdateSchedulerEvent(perf));
+    return added;
+  }
+
+  private static long allocated(
+      AbstractYarnScheduler<?, ?> cs, List<ApplicationAttemptId> attempts) {
     long n = 0;
     for (ApplicationAttemptId id : attempts) {
-      FiCaSchedulerApp app = cs.getApplicationAttempt(id);
+      SchedulerApplicationAttempt app = cs.getApplicationAttempt(id);
       n += app == null ? 0 : app.getLiveContainers().size();
     }
     return n;
@@ -227,8 +288,12 @@ public final class OrderingRun {
     return sorted[Math.max(0, Math.min(sorted.length - 1, k))];
   }
 
-  /** Submits application {@code seq} (mocked RMApp records, real scheduler app) with its asks. */
-  private static ApplicationAttemptId submit(MockRM rm, CapacityScheduler cs, int seq, int asks) {
+  /**
+   * Submits application {@code seq} of user {@code user<seq mod 10>} (mocked RMApp records, real
+   * scheduler app) asking for {@code asks} containers of {@code mb} MiB and 1 vcore.
+   */
+  static ApplicationAttemptId submit(
+      MockRM rm, AbstractYarnScheduler<?, ?> cs, int seq, int asks, int mb) {
     ApplicationId appId = ApplicationId.newInstance(100, seq);
     ApplicationAttemptId attemptId = ApplicationAttemptId.newInstance(appId, 1);
     RMApp app = mock(RMApp.class);
@@ -241,16 +306,18 @@ public final class OrderingRun {
         .thenReturn(new RMAppAttemptMetrics(attemptId, rm.getRMContext()));
     when(app.getCurrentAppAttempt()).thenReturn(attempt);
     rm.getRMContext().getRMApps().put(appId, app);
-    cs.handle(new AppAddedSchedulerEvent(appId, "default", "user" + (seq % 10)));
+    String user = "user" + (seq % 10);
+    cs.handle(
+        cs instanceof RotaFairScheduler
+            ? new AppAddedSchedulerEvent(
+                appId, "root.default", user, new ApplicationPlacementContext("root.default"))
+            : new AppAddedSchedulerEvent(appId, "default", user));
     cs.handle(new AppAttemptAddedSchedulerEvent(attemptId, false));
-    FiCaSchedulerApp sched = cs.getApplicationAttempt(attemptId);
+    SchedulerApplicationAttempt sched = cs.getApplicationAttempt(attemptId);
     sched.updateResourceRequests(
         List.of(
             ResourceRequest.newInstance(
-                Priority.newInstance(1),
-                ResourceRequest.ANY,
-                Resource.newInstance(1024, 1),
-                asks)));
+                Priority.newInstance(1), ResourceRequest.ANY, Resource.newInstance(mb, 1), asks)));
     return attemptId;
   }
 }

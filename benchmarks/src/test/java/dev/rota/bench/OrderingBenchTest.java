@@ -20,7 +20,7 @@ class OrderingBenchTest {
       assertTrue(r.p99Micros() >= r.p50Micros(), r.line());
     }
     String table = OrderingBench.table(results);
-    for (String v : List.of("fifo", "fair", "offer-fifo", "eunomia")) {
+    for (String v : List.of("fifo", "fair", "offer-fifo", "eunomia", "fs-fair", "fs-eunomia")) {
       assertTrue(table.contains(v), table);
     }
   }

@@ -1,17 +1,21 @@
 package dev.rota.core.eunomia;
 
+import dev.rota.core.model.JobSpec;
 import dev.rota.core.model.NodeSpec;
 import dev.rota.core.model.Resource;
 import dev.rota.core.policy.ClusterView;
 import dev.rota.core.policy.ContainerView;
 import dev.rota.core.policy.Decision;
 import dev.rota.core.policy.JobView;
+import dev.rota.core.policy.KeyedRanking;
 import dev.rota.core.policy.OfferPolicy;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The online rule shared by Eunomia and its baselines (dissertation §5.4): when a node has free
@@ -19,19 +23,31 @@ import java.util.Map;
  * constraints admit the node (the driver then checks that its demand fits). Ties go to the earlier
  * arrival, then to the smaller job id — the dissertation leaves ties open; this is Rota's choice.
  * The schedulers differ only in the share they compare.
+ *
+ * <p>A job's share depends only on its own containers and asks and on the cluster's nodes, so the
+ * rule is a {@link KeyedRanking} by share: a driver may keep the jobs sorted and recompute only the
+ * shares that changed.
  */
-public abstract class ShareOrder implements OfferPolicy {
-  private final Map<String, Map<String, Double>> monopolyCache = new HashMap<>();
+public abstract class ShareOrder implements OfferPolicy, KeyedRanking {
+  private static final Comparator<Scored> ORDER =
+      Comparator.comparingDouble(Scored::share).thenComparing(Scored::job, TIES);
+
+  private final Map<String, Map<String, Monopoly>> monopolyCache = new HashMap<>();
   private final Map<String, Progress> progressCache = new HashMap<>();
+  private final Map<String, Double> lastShares = new ConcurrentHashMap<>();
   private long cacheKey = Long.MIN_VALUE;
-  private volatile Map<String, Double> lastShares = Map.of();
 
   /**
-   * The shares of the candidates of the latest {@link #rank}, by job id (what metrics publish).
-   * Read from any thread.
+   * The cache size at which the caches drop the jobs that left (twice the jobs at the last drop).
+   */
+  private int pruneAt = 16;
+
+  /**
+   * The share computed last for each job, by job id (what metrics publish): by {@link #rank} for
+   * every candidate, by {@link #key} for the job keyed. Read from any thread.
    */
   public Map<String, Double> lastShares() {
-    return lastShares;
+    return Collections.unmodifiableMap(lastShares);
   }
 
   /** The share of {@code job} that this scheduler equalizes, in the view's current state. */
@@ -45,26 +61,37 @@ public abstract class ShareOrder implements OfferPolicy {
   @Override
   public List<JobView> rank(int node, List<? extends JobView> candidates, ClusterView view) {
     Shares shares = new Shares(view);
-    NodeSpec offered = node == ANY_NODE ? null : view.node(node);
     List<Scored> eligible = new ArrayList<>(candidates.size());
-    Map<String, Double> seen = new HashMap<>();
     for (JobView j : candidates) {
-      double share = share(j, view, shares);
-      seen.put(j.spec().id(), share);
-      if (offered == null || j.spec().admits(offered)) {
+      double share = keyed(j, view, shares);
+      if (eligible(j, node, view)) {
         eligible.add(new Scored(j, share));
       }
     }
-    lastShares = Map.copyOf(seen);
-    eligible.sort(
-        Comparator.comparingDouble(Scored::share)
-            .thenComparingDouble(s -> s.job().spec().submitTime())
-            .thenComparing(s -> s.job().spec().id()));
+    eligible.sort(ORDER);
     List<JobView> out = new ArrayList<>(eligible.size());
     for (Scored s : eligible) {
       out.add(s.job());
     }
     return out;
+  }
+
+  /** The job's share. */
+  @Override
+  public double key(JobView job, ClusterView view) {
+    return keyed(job, view, new Shares(view));
+  }
+
+  /** The node's attributes satisfy the job's placement constraints. */
+  @Override
+  public boolean eligible(JobView job, int node, ClusterView view) {
+    return node == ANY_NODE || job.spec().admits(view.node(node));
+  }
+
+  private double keyed(JobView job, ClusterView view, Shares shares) {
+    double share = share(job, view, shares);
+    lastShares.put(job.spec().id(), share);
+    return share;
   }
 
   /**
@@ -82,19 +109,8 @@ public abstract class ShareOrder implements OfferPolicy {
       progressCache.remove(decision.jobId());
       return;
     }
-    JobView owner = null;
-    for (JobView j : view.runnableJobs()) {
-      if (j.spec().id().equals(decision.jobId())) {
-        owner = j;
-        break;
-      }
-    }
-    if (owner == null) {
-      progressCache.remove(decision.jobId());
-      return;
-    }
     p.count++;
-    p.value += ProgressShares.performance(performance(), owner.spec(), view.node(m));
+    p.value += ProgressShares.performance(performance(), p.spec, view.node(m));
   }
 
   private boolean sameNodes(ClusterView view) {
@@ -108,12 +124,20 @@ public abstract class ShareOrder implements OfferPolicy {
 
   private record Scored(JobView job, double share) {}
 
-  /** A job's progress Σ P[u][m] over its running containers, valid while it runs {@code count}. */
+  /** A monopoly quantity and the task demand it was computed for. */
+  private record Monopoly(Resource demand, double value) {}
+
+  /**
+   * A job's progress Σ P[u][m] over its running containers, valid while it runs {@code count};
+   * {@code spec} gives its per-user performance for the containers counted up.
+   */
   private static final class Progress {
+    final JobSpec spec;
     int count;
     double value;
 
-    Progress(int count, double value) {
+    Progress(JobSpec spec, int count, double value) {
+      this.spec = spec;
       this.count = count;
       this.value = value;
     }
@@ -139,10 +163,13 @@ public abstract class ShareOrder implements OfferPolicy {
         progressCache.clear();
         cacheKey = key;
       }
-      if (progressCache.size() > 2 * view.runnableJobs().size() + 16) {
+      if (progressCache.size() > pruneAt || lastShares.size() > pruneAt) {
         java.util.Set<String> live = new java.util.HashSet<>();
         view.runnableJobs().forEach(j -> live.add(j.spec().id()));
         progressCache.keySet().retainAll(live);
+        lastShares.keySet().retainAll(live);
+        monopolyCache.values().forEach(m -> m.keySet().retainAll(live));
+        pruneAt = 2 * live.size() + 16;
       }
     }
 
@@ -155,12 +182,20 @@ public abstract class ShareOrder implements OfferPolicy {
       return nodes;
     }
 
-    /** A per-job quantity over the whole cluster, computed once until the nodes change. */
+    /**
+     * A per-job quantity over the whole cluster for the job's current {@link #demand}, computed
+     * once until the nodes or the job's demand change.
+     */
     public double monopoly(
         JobView job, String what, java.util.function.ToDoubleFunction<List<NodeSpec>> f) {
-      return monopolyCache
-          .computeIfAbsent(what, k -> new HashMap<>())
-          .computeIfAbsent(job.spec().id(), k -> f.applyAsDouble(nodes()));
+      Map<String, Monopoly> byJob = monopolyCache.computeIfAbsent(what, k -> new HashMap<>());
+      Resource demand = demand(job);
+      Monopoly m = byJob.get(job.spec().id());
+      if (m == null || !m.demand().equals(demand)) {
+        m = new Monopoly(demand, f.applyAsDouble(nodes()));
+        byJob.put(job.spec().id(), m);
+      }
+      return m.value();
     }
 
     /** Σ over the job's running containers of P[u][m] of the node each runs on. */
@@ -176,7 +211,7 @@ public abstract class ShareOrder implements OfferPolicy {
         value += ProgressShares.performance(p, job.spec(), view.node(c.node()));
         count++;
       }
-      progressCache.put(id, new Progress(count, value));
+      progressCache.put(id, new Progress(job.spec(), count, value));
       return value;
     }
 

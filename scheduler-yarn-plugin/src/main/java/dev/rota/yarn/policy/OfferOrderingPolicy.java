@@ -2,6 +2,7 @@ package dev.rota.yarn.policy;
 
 import dev.rota.core.policy.Decision;
 import dev.rota.core.policy.JobView;
+import dev.rota.core.policy.KeyedRanking;
 import dev.rota.core.policy.OfferPolicy;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -13,9 +14,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerState;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerApp;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.IteratorSelector;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.OrderingPolicy;
@@ -49,7 +53,13 @@ import org.slf4j.LoggerFactory;
  *       OfferPolicy#onDecision} and to the binding's listener as an applied PLACE decision.
  * </ol>
  *
- * CapacityScheduler still applies its own limits (queue capacity, user limits, the AM limit,
+ * A policy that is a {@link KeyedRanking} (Eunomia and its baselines) is not asked to rank: the
+ * driver keeps the applications sorted by the policy's key, as CapacityScheduler's own ordering
+ * policies keep a sorted set, and computes a key again only for an application that got or lost a
+ * container or changed its asks since, and for all of them after the nodes changed; the order it
+ * presents is the one {@code rank} would return (the contract of {@link KeyedRanking}).
+ *
+ * <p>CapacityScheduler still applies its own limits (queue capacity, user limits, the AM limit,
  * locality delay, reservations) to the application the iterator offers: the policy orders, YARN
  * allocates. To get one assignment per ranking for asks on any node, raise {@code
  * yarn.scheduler.capacity.per-node-heartbeat.maximum-offswitch-assignments} (default 1).
@@ -87,6 +97,24 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
   private volatile NodeSpecs nodeSpecs = new NodeSpecs();
   private volatile YarnViews.NodeIndex nodeIndex = YarnViews.NodeIndex.EMPTY;
 
+  /** A {@link KeyedRanking} policy's applications by key; guarded by this. */
+  private final TreeSet<Keyed> sorted = new TreeSet<>(Keyed.ORDER);
+
+  private final Map<ApplicationId, Keyed> keyed = new java.util.HashMap<>();
+
+  /** Applications that got or lost a container or changed asks since their key was computed. */
+  private final Map<ApplicationId, FiCaSchedulerApp> moved = new ConcurrentHashMap<>();
+
+  /**
+   * The keyed applications whose state may change unreported, checked before every order: those
+   * without a container or an ask yet (CapacityScheduler reports no asks while an application waits
+   * for its AM container) and those holding a reservation (an allocation from a reservation is not
+   * reported); guarded by this.
+   */
+  private final Set<Keyed> watched = new HashSet<>();
+
+  private long keyedNodes = Long.MIN_VALUE;
+
   /** Used by CapacityScheduler through reflection. */
   public OfferOrderingPolicy() {}
 
@@ -123,6 +151,12 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
     nodeSpecs = new NodeSpecs(perf);
     nodeIndex = YarnViews.NodeIndex.EMPTY;
     jobs.clear();
+    synchronized (this) {
+      sorted.clear();
+      keyed.clear();
+      watched.clear();
+      keyedNodes = Long.MIN_VALUE;
+    }
     LOG.info("leaf queue ordering by Rota policy {}", binding.policy().name());
     ShareMetrics.track(this);
   }
@@ -170,10 +204,11 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
     OfferPolicy policy = policy();
     Optional<Heartbeat> heartbeat = Heartbeat.current();
     synchronized (this) {
-      List<YarnViews.AppJob> all = new ArrayList<>();
-      for (FiCaSchedulerApp app : apps) {
-        all.add(job(app));
+      if (policy instanceof KeyedRanking k) {
+        YarnViews.View view = new YarnViews.View(heartbeat, this::allJobs, index(heartbeat));
+        return keyedOrder(policy, k, view, nodeOf(heartbeat, view));
       }
+      List<YarnViews.AppJob> all = allJobs();
       YarnViews.View view = new YarnViews.View(heartbeat, all, index(heartbeat));
       List<YarnViews.AppJob> candidates = new ArrayList<>();
       for (YarnViews.AppJob job : all) {
@@ -185,8 +220,7 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
         return java.util.Collections.emptyIterator();
       }
       candidates.forEach(c -> unserved.check(c, view));
-      int node = heartbeat.map(h -> view.indexOf(h.node().toString())).orElse(OfferPolicy.ANY_NODE);
-      List<JobView> ranked = policy.rank(node, List.copyOf(candidates), view);
+      List<JobView> ranked = policy.rank(nodeOf(heartbeat, view), List.copyOf(candidates), view);
       Map<JobView, Boolean> allowed = new IdentityHashMap<>();
       candidates.forEach(c -> allowed.put(c, Boolean.TRUE));
       List<FiCaSchedulerApp> order = new ArrayList<>(ranked.size());
@@ -202,6 +236,96 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
         order.add((FiCaSchedulerApp) ((YarnViews.AppJob) j).app);
       }
       return order.iterator();
+    }
+  }
+
+  private static int nodeOf(Optional<Heartbeat> heartbeat, YarnViews.View view) {
+    return heartbeat.map(h -> view.indexOf(h.node().toString())).orElse(OfferPolicy.ANY_NODE);
+  }
+
+  /** The queue's applications as core jobs, in submission order. */
+  private List<YarnViews.AppJob> allJobs() {
+    List<YarnViews.AppJob> all = new ArrayList<>(apps.size());
+    for (FiCaSchedulerApp app : apps) {
+      all.add(job(app));
+    }
+    return all;
+  }
+
+  /**
+   * The order of a {@link KeyedRanking} policy: keys computed again for the applications that
+   * changed — that CapacityScheduler reported (an allocation or reservation, a release, new asks),
+   * that changed unreported (see {@link #watched}), all of them after a node change — then the
+   * candidates in key order: with a pending ask, eligible for the node, admitted (asked in key
+   * order). No other application's state is read, so an assignment costs a walk of the sorted keys,
+   * not a view of every application. Holds this.
+   */
+  private Iterator<FiCaSchedulerApp> keyedOrder(
+      OfferPolicy policy, KeyedRanking k, YarnViews.View view, int node) {
+    if (view.nodesVersion() != keyedNodes) {
+      sorted.clear();
+      keyed.clear();
+      watched.clear();
+      apps.forEach(a -> moved.put(a.getApplicationId(), a));
+      keyedNodes = view.nodesVersion();
+    }
+    for (Keyed e : List.copyOf(watched)) {
+      FiCaSchedulerApp app = (FiCaSchedulerApp) e.job.app;
+      if (job(app) != e.job || app.getLiveContainersMap().size() != e.running || !reserves(app)) {
+        moved.putIfAbsent(app.getApplicationId(), app);
+      }
+    }
+    for (FiCaSchedulerApp app : List.copyOf(moved.values())) {
+      moved.remove(app.getApplicationId());
+      Keyed old = keyed.remove(app.getApplicationId());
+      if (old != null) {
+        sorted.remove(old);
+        watched.remove(old);
+      }
+      if (!apps.contains(app)) {
+        continue; // removed since it was reported
+      }
+      YarnViews.AppJob job = job(app);
+      unserved.check(job, view);
+      Keyed e = new Keyed(job, app.getLiveContainersMap().size(), reserves(app), k.key(job, view));
+      keyed.put(app.getApplicationId(), e);
+      sorted.add(e);
+      if ((e.running == 0 && !job.hasRunnableTask()) || e.reserves) {
+        watched.add(e);
+      }
+    }
+    List<FiCaSchedulerApp> order = new ArrayList<>();
+    for (Keyed e : sorted) {
+      if (e.job.hasRunnableTask() && k.eligible(e.job, node, view) && admit(policy, e.job, view)) {
+        order.add((FiCaSchedulerApp) e.job.app);
+      }
+    }
+    return order.iterator();
+  }
+
+  /** The application holds a reservation (it may turn into a container without a callback). */
+  private static boolean reserves(FiCaSchedulerApp app) {
+    return app.getCurrentReservation().getMemorySize() > 0;
+  }
+
+  /**
+   * An application's key, computed with view {@code job} while it ran {@code running} containers
+   * and held a reservation or not.
+   */
+  private static final class Keyed {
+    static final Comparator<Keyed> ORDER =
+        Comparator.comparingDouble((Keyed e) -> e.key).thenComparing(e -> e.job, KeyedRanking.TIES);
+
+    final YarnViews.AppJob job;
+    final int running;
+    final boolean reserves;
+    final double key;
+
+    Keyed(YarnViews.AppJob job, int running, boolean reserves, double key) {
+      this.job = job;
+      this.running = running;
+      this.reserves = reserves;
+      this.key = key;
     }
   }
 
@@ -246,30 +370,30 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
   @Override
   public void containerAllocated(FiCaSchedulerApp app, RMContainer container) {
     OfferPolicy policy = policy();
+    moved.put(app.getApplicationId(), app);
+    if (container.getState() == RMContainerState.RESERVED) {
+      return; // a reservation, not a placement; the container it becomes is found by its count
+    }
     Decision d =
         Decision.placed(
             app.getApplicationId().toString(),
             container.getAllocatedNode().toString(),
             YarnViews.core(container.getAllocatedResource()));
     synchronized (this) {
-      List<YarnViews.AppJob> all = new ArrayList<>();
-      for (FiCaSchedulerApp a : apps) {
-        all.add(job(a));
-      }
       binding.listener().accept(d);
       Optional<Heartbeat> heartbeat = Heartbeat.current();
-      policy.onDecision(d, new YarnViews.View(heartbeat, all, index(heartbeat)));
+      policy.onDecision(d, new YarnViews.View(heartbeat, this::allJobs, index(heartbeat)));
     }
   }
 
   @Override
   public void containerReleased(FiCaSchedulerApp app, RMContainer container) {
-    // the next view reads the application's live containers
+    moved.put(app.getApplicationId(), app); // its key is computed again before the next order
   }
 
   @Override
   public void demandUpdated(FiCaSchedulerApp app) {
-    // the next view reads the application's pending asks
+    moved.put(app.getApplicationId(), app); // its key is computed again before the next order
   }
 
   @Override
@@ -286,6 +410,7 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
   @Override
   public void addSchedulableEntity(FiCaSchedulerApp app) {
     apps.add(app);
+    moved.put(app.getApplicationId(), app);
   }
 
   @Override
@@ -294,6 +419,12 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
     constraints.remove(app);
     jobs.remove(app.getApplicationId());
     synchronized (this) {
+      Keyed e = keyed.remove(app.getApplicationId());
+      if (e != null) {
+        sorted.remove(e);
+        watched.remove(e);
+      }
+      moved.remove(app.getApplicationId());
       admitted.remove(app.getApplicationId().toString());
       lastRefusal.remove(app.getApplicationId().toString());
       unserved.forget(app.getApplicationId().toString());
@@ -303,7 +434,7 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
 
   @Override
   public void addAllSchedulableEntities(Collection<FiCaSchedulerApp> entities) {
-    apps.addAll(entities);
+    entities.forEach(this::addSchedulableEntity);
   }
 
   @Override

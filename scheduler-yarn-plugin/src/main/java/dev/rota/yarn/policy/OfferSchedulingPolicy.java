@@ -1,6 +1,7 @@
 package dev.rota.yarn.policy;
 
 import dev.rota.core.policy.JobView;
+import dev.rota.core.policy.KeyedRanking;
 import dev.rota.core.policy.OfferPolicy;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -67,7 +68,6 @@ public abstract class OfferSchedulingPolicy extends SchedulingPolicy {
   private final SchedulingPolicy fair = new FairSharePolicy();
   private final Map<FSLeafQueue, QueueOrder> queues =
       Collections.synchronizedMap(new WeakHashMap<>());
-  private final Comparator<Schedulable> comparator = this::compare;
 
   /** A new core policy for one leaf queue (each queue keeps its own, with its own state). */
   protected abstract OfferPolicy newPolicy();
@@ -82,9 +82,14 @@ public abstract class OfferSchedulingPolicy extends SchedulingPolicy {
     return fair.getResourceCalculator();
   }
 
+  /**
+   * A comparator for one sort: FairScheduler asks for it each time it sorts a queue's applications
+   * (once per assignment), so it takes the queue's ranking once, at its first comparison of two of
+   * the queue's applications, and compares by it without further lookups.
+   */
   @Override
   public Comparator<Schedulable> getComparator() {
-    return comparator;
+    return new SortOrder();
   }
 
   @Override
@@ -113,20 +118,30 @@ public abstract class OfferSchedulingPolicy extends SchedulingPolicy {
     return fair.isChildPolicyAllowed(childPolicy);
   }
 
-  private int compare(Schedulable a, Schedulable b) {
-    if (a instanceof FSAppAttempt x
-        && b instanceof FSAppAttempt y
-        && x.getQueue() != null
-        && x.getQueue() == y.getQueue()) {
-      Map<FSAppAttempt, Integer> ranks = order(x.getQueue()).ranks();
-      int c =
-          Integer.compare(
-              ranks.getOrDefault(x, Integer.MAX_VALUE), ranks.getOrDefault(y, Integer.MAX_VALUE));
-      if (c != 0) {
-        return c;
+  /** One sort's order: the ranking of the first leaf queue whose applications it compares. */
+  private final class SortOrder implements Comparator<Schedulable> {
+    private FSLeafQueue queue;
+    private Map<FSAppAttempt, Integer> ranks;
+
+    @Override
+    public int compare(Schedulable a, Schedulable b) {
+      if (a instanceof FSAppAttempt x
+          && b instanceof FSAppAttempt y
+          && x.getQueue() != null
+          && x.getQueue() == y.getQueue()) {
+        if (ranks == null || queue != x.getQueue()) {
+          queue = x.getQueue();
+          ranks = order(queue).ranks();
+        }
+        int c =
+            Integer.compare(
+                ranks.getOrDefault(x, Integer.MAX_VALUE), ranks.getOrDefault(y, Integer.MAX_VALUE));
+        if (c != 0) {
+          return c;
+        }
       }
+      return fair.getComparator().compare(a, b);
     }
-    return fair.getComparator().compare(a, b);
   }
 
   private QueueOrder order(FSLeafQueue queue) {
@@ -145,7 +160,10 @@ public abstract class OfferSchedulingPolicy extends SchedulingPolicy {
     private final YarnViews.Unserved unserved = new YarnViews.Unserved();
     private final Map<ApplicationId, YarnViews.AppJob> jobs = new java.util.HashMap<>();
     private YarnViews.NodeIndex nodeIndex = YarnViews.NodeIndex.EMPTY;
-    private volatile List<String> applicationIds = List.of();
+    private volatile List<FSAppAttempt> listed = List.of();
+    private final java.util.TreeSet<Keyed> sorted = new java.util.TreeSet<>(Keyed.ORDER);
+    private final Map<FSAppAttempt, Keyed> keyed = new IdentityHashMap<>();
+    private long keyedNodes = Long.MIN_VALUE;
     private Heartbeat rankedFor;
     private long[] rankedAt = new long[0];
     private Map<FSAppAttempt, Integer> ranks = Map.of();
@@ -172,7 +190,7 @@ public abstract class OfferSchedulingPolicy extends SchedulingPolicy {
 
     @Override
     public List<String> applicationIds() {
-      return applicationIds;
+      return listed.stream().map(a -> a.getApplicationId().toString()).toList();
     }
 
     /**
@@ -209,6 +227,9 @@ public abstract class OfferSchedulingPolicy extends SchedulingPolicy {
           apps.add(app);
         }
       }
+      if (policy instanceof KeyedRanking k) {
+        return keyedRanks(k, apps, heartbeat);
+      }
       apps.sort(
           Comparator.comparingLong(FSAppAttempt::getStartTime)
               .thenComparing(FSAppAttempt::getApplicationId));
@@ -222,7 +243,7 @@ public abstract class OfferSchedulingPolicy extends SchedulingPolicy {
       }
       jobs.keySet().retainAll(kept.keySet());
       jobs.putAll(kept);
-      applicationIds = apps.stream().map(a -> a.getApplicationId().toString()).toList();
+      listed = apps;
       nodeIndex = nodeIndex.refresh(Optional.of(heartbeat), nodeSpecs);
       YarnViews.View view = new YarnViews.View(Optional.of(heartbeat), all, nodeIndex);
       List<YarnViews.AppJob> candidates = new ArrayList<>();
@@ -269,6 +290,68 @@ public abstract class OfferSchedulingPolicy extends SchedulingPolicy {
     }
 
     /**
+     * The ranking of a {@link KeyedRanking} policy, kept sorted: a key is computed again for an
+     * application whose view, container count or placements changed since (all of them after a node
+     * change); the ranks are the sorted candidates eligible for the node. Unlike {@link #rank}'s
+     * full ranking, this reads each application's state once and sorts nothing.
+     */
+    private Map<FSAppAttempt, Integer> keyedRanks(
+        KeyedRanking k, List<FSAppAttempt> apps, Heartbeat heartbeat) {
+      nodeIndex = nodeIndex.refresh(Optional.of(heartbeat), nodeSpecs);
+      if (nodeIndex.version != keyedNodes) {
+        sorted.clear();
+        keyed.clear();
+        keyedNodes = nodeIndex.version;
+      }
+      List<YarnViews.AppJob> all = new ArrayList<>(apps.size());
+      for (FSAppAttempt app : apps) {
+        YarnViews.AppJob cached = jobs.get(app.getApplicationId());
+        YarnViews.AppJob j = YarnViews.AppJob.of(app, cached, constraints);
+        if (j != cached) {
+          jobs.put(app.getApplicationId(), j);
+        }
+        all.add(j);
+      }
+      if (keyed.size() > apps.size()) { // applications left
+        java.util.Set<ApplicationId> live = new java.util.HashSet<>();
+        apps.forEach(a -> live.add(a.getApplicationId()));
+        keyed.values().removeIf(e -> !live.contains(e.app.getApplicationId()) && sorted.remove(e));
+        jobs.keySet().retainAll(live);
+      }
+      listed = apps;
+      YarnViews.View view = new YarnViews.View(Optional.of(heartbeat), all, nodeIndex);
+      int node = view.indexOf(heartbeat.node().toString());
+      java.util.Set<ApplicationId> placed = reportPlacements(heartbeat, node, apps, view);
+      for (int i = 0; i < apps.size(); i++) {
+        FSAppAttempt app = apps.get(i);
+        YarnViews.AppJob job = all.get(i);
+        int running = app.getLiveContainersMap().size();
+        Keyed e = keyed.get(app);
+        if (e == null
+            || e.job != job
+            || e.running != running
+            || placed.contains(app.getApplicationId())) {
+          if (e != null) {
+            sorted.remove(e);
+          }
+          if (job.hasRunnableTask()) {
+            unserved.check(job, view);
+          }
+          e = new Keyed(app, job, running, k.key(job, view));
+          keyed.put(app, e);
+          sorted.add(e);
+        }
+      }
+      Map<FSAppAttempt, Integer> out = new IdentityHashMap<>();
+      for (Keyed e : sorted) {
+        if (e.job.hasRunnableTask() && k.eligible(e.job, node, view)) {
+          out.put(e.app, out.size());
+        }
+      }
+      return out;
+    }
+
+    /**
      * FairScheduler tells a scheduling policy of no allocation, so this driver finds them: within
      * one heartbeat, the containers that appeared on the heartbeating node since the last ranking
      * are the allocations made there since, each reported as an applied PLACE decision (what {@link
@@ -277,10 +360,10 @@ public abstract class OfferSchedulingPolicy extends SchedulingPolicy {
      * last of a heartbeat that stops at {@code maxAssign}; a policy that keeps counts (Eunomia's
      * progress) then finds its count off and re-reads the application's containers.
      */
-    private void reportPlacements(
+    private java.util.Set<ApplicationId> reportPlacements(
         Heartbeat heartbeat, int node, List<FSAppAttempt> apps, YarnViews.View view) {
       if (node < 0) {
-        return;
+        return java.util.Set.of();
       }
       java.util.Set<org.apache.hadoop.yarn.api.records.ContainerId> now = new java.util.HashSet<>();
       List<org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer> fresh =
@@ -294,13 +377,15 @@ public abstract class OfferSchedulingPolicy extends SchedulingPolicy {
       placedFor = heartbeat;
       placedSeen = now;
       if (fresh.isEmpty()) {
-        return;
+        return java.util.Set.of();
       }
       java.util.Set<ApplicationId> mine = new java.util.HashSet<>();
       apps.forEach(a -> mine.add(a.getApplicationId()));
+      java.util.Set<ApplicationId> placed = new java.util.HashSet<>();
       for (var c : fresh) {
         ApplicationId app = c.getApplicationAttemptId().getApplicationId();
         if (mine.contains(app)) {
+          placed.add(app);
           policy.onDecision(
               dev.rota.core.policy.Decision.placed(
                   app.toString(),
@@ -309,6 +394,25 @@ public abstract class OfferSchedulingPolicy extends SchedulingPolicy {
               view);
         }
       }
+      return placed;
+    }
+  }
+
+  /** An application's key, computed with view {@code job} while it ran {@code running}. */
+  private static final class Keyed {
+    static final Comparator<Keyed> ORDER =
+        Comparator.comparingDouble((Keyed e) -> e.key).thenComparing(e -> e.job, KeyedRanking.TIES);
+
+    final FSAppAttempt app;
+    final YarnViews.AppJob job;
+    final int running;
+    final double key;
+
+    Keyed(FSAppAttempt app, YarnViews.AppJob job, int running, double key) {
+      this.app = app;
+      this.job = job;
+      this.running = running;
+      this.key = key;
     }
   }
 }

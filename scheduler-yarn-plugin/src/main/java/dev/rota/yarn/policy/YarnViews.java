@@ -295,14 +295,23 @@ final class YarnViews {
   static final class View implements ClusterView {
     private final double now;
     private final NodeIndex index;
-    private final List<AppJob> jobs;
+    private final java.util.function.Supplier<List<AppJob>> jobSource;
+    private List<AppJob> jobs;
     private List<Integer> open;
     private Resource used;
 
     View(Optional<Heartbeat> heartbeat, List<AppJob> jobs, NodeIndex index) {
+      this(heartbeat, () -> jobs, index);
+    }
+
+    /** With the jobs listed only if a policy asks for them ({@link #runnableJobs()}). */
+    View(
+        Optional<Heartbeat> heartbeat,
+        java.util.function.Supplier<List<AppJob>> jobs,
+        NodeIndex index) {
       this.now = heartbeat.map(h -> h.clock().getTime() / 1000.0).orElse(0.0);
       this.index = index;
-      this.jobs = List.copyOf(jobs);
+      this.jobSource = jobs;
     }
 
     @Override
@@ -389,6 +398,9 @@ final class YarnViews {
 
     @Override
     public List<? extends JobView> runnableJobs() {
+      if (jobs == null) {
+        jobs = List.copyOf(jobSource.get());
+      }
       return jobs;
     }
 
