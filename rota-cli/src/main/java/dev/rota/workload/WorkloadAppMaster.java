@@ -125,18 +125,21 @@ public final class WorkloadAppMaster {
           spec.stages().size(),
           spec.executionType(),
           reg.getQueue());
-      if (spec.constraint().filter(WorkloadSpec.NodeConstraint::strictLocality).isPresent()) {
-        constraintHosts = hostsOf(conf, spec.constraint().get());
-        LOG.info(
-            "{}: asking with strict locality for the hosts with {}: {}",
-            spec.jobId(),
-            spec.constraint().get().encode(),
-            constraintHosts);
+      List<String> satisfying = List.of();
+      if (spec.constraint().isPresent()) {
+        // YARN accepts asks no node can serve and leaves them pending: say so instead
+        satisfying = hostsOf(conf, spec.constraint().get());
+        if (spec.constraint().get().strictLocality()) {
+          constraintHosts = satisfying;
+          LOG.info(
+              "{}: asking with strict locality for the hosts with {}: {}",
+              spec.jobId(),
+              spec.constraint().get().encode(),
+              constraintHosts);
+        }
       }
       synchronized (lock) {
-        if (spec.constraint().isPresent()
-            && spec.constraint().get().strictLocality()
-            && constraintHosts.isEmpty()) {
+        if (spec.constraint().isPresent() && satisfying.isEmpty()) {
           fail(
               "no node has node attribute "
                   + spec.constraint().get().attribute()

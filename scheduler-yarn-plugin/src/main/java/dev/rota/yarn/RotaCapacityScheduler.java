@@ -38,6 +38,9 @@ import org.slf4j.LoggerFactory;
  * the {@link RotaSubsystem} life cycle without knowing any of them by name.
  */
 public class RotaCapacityScheduler extends CapacityScheduler implements RotaScheduler {
+  /** Queues set node performance themselves ({@code ordering-policy.node-performance}). */
+  private static final dev.rota.yarn.policy.NodeSpecs NO_PERFORMANCE =
+      new dev.rota.yarn.policy.NodeSpecs();
 
   /** Bumped on every node event; the ordering policies' node index is rebuilt when it changes. */
   private final AtomicLong nodesVersion = new AtomicLong();
@@ -175,7 +178,8 @@ public class RotaCapacityScheduler extends CapacityScheduler implements RotaSche
                 nodesVersion.get(),
                 rmNode.getNodeID(),
                 getClock(),
-                this::getApplicationAttempt))) {
+                this::getApplicationAttempt,
+                NO_PERFORMANCE))) {
       super.nodeUpdate(rmNode);
     }
   }

@@ -1,9 +1,11 @@
 package dev.rota.yarn;
 
 import dev.rota.yarn.policy.Heartbeat;
+import dev.rota.yarn.policy.NodeSpecs;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.records.NodeAttribute;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
@@ -29,7 +31,9 @@ import org.slf4j.LoggerFactory;
  *       Rota policy knows which node it ranks for;
  *   <li>hands node attributes (YARN's NodeAttributesManager: {@code yarn nodeattributes}, or the
  *       NodeManagers' own) to the scheduler's nodes, which stock FairScheduler drops with an error
- *       in the log; Eunomia reads node performance from the {@code perf} attribute.
+ *       in the log; Eunomia reads node performance from the {@code perf} attribute;
+ *   <li>gives the policies node performance for nodes without that attribute from {@value
+ *       Heartbeat#NODE_PERFORMANCE} in yarn-site.xml ({@code host=factor,...}).
  * </ul>
  *
  * Rota's other systems (hybrid scheduling, Rayon, AdaptiveConfig's in-RM checks) run in {@link
@@ -38,12 +42,27 @@ import org.slf4j.LoggerFactory;
 public class RotaFairScheduler extends FairScheduler {
   private static final Logger LOG = LoggerFactory.getLogger(RotaFairScheduler.class);
 
+  /** The {@value Heartbeat#NODE_PERFORMANCE} fallback, read at initialization. */
+  private volatile NodeSpecs performance = new NodeSpecs();
+
   /** Bumped on every node event; the policies' node index is rebuilt when it changes. */
   private final AtomicLong nodesVersion = new AtomicLong();
 
   /** Used by the ResourceManager through reflection. */
   public RotaFairScheduler() {
     super();
+  }
+
+  /**
+   * Reads {@value Heartbeat#NODE_PERFORMANCE}; a malformed value stops initialization naming it.
+   */
+  @Override
+  public void serviceInit(Configuration conf) throws Exception {
+    performance =
+        new NodeSpecs(
+            NodeSpecs.parseConfigured(
+                Heartbeat.NODE_PERFORMANCE, conf.get(Heartbeat.NODE_PERFORMANCE)));
+    super.serviceInit(conf);
   }
 
   @Override
@@ -86,7 +105,8 @@ public class RotaFairScheduler extends FairScheduler {
                 nodesVersion.get(),
                 rmNode.getNodeID(),
                 getClock(),
-                this::getApplicationAttempt))) {
+                this::getApplicationAttempt,
+                performance))) {
       super.nodeUpdate(rmNode);
     }
   }

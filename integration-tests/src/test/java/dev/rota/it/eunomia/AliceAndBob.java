@@ -142,6 +142,27 @@ final class AliceAndBob implements AutoCloseable {
   }
 
   /** Submits {@code spec} as a workload application. */
+  /**
+   * Submits a one-task job constrained to {@code name=M9}, which no node has, and asserts that it
+   * fails naming the attribute (the workload AM refuses it) while the RM keeps running.
+   */
+  void assertUnsatisfiableConstraintFails(String queue, boolean strictLocality) throws Exception {
+    ApplicationId app =
+        submit(
+            WorkloadSpec.simple("nowhere", queue, 768, 1, List.of(100L))
+                .withConstraint(
+                    new WorkloadSpec.NodeConstraint(NAME, List.of("M9"), strictLocality)));
+    org.apache.hadoop.yarn.api.records.ApplicationReport r = Apps.awaitEnd(client, app, 90);
+    org.junit.jupiter.api.Assertions.assertEquals(
+        org.apache.hadoop.yarn.api.records.FinalApplicationStatus.FAILED,
+        r.getFinalApplicationStatus(),
+        r.getDiagnostics());
+    assertTrue(
+        r.getDiagnostics().contains("no node has node attribute rm.yarn.io/name in [M9]"),
+        r.getDiagnostics());
+    assertTrue(yarn.rm().getServiceState() == org.apache.hadoop.service.Service.STATE.STARTED);
+  }
+
   ApplicationId submit(WorkloadSpec spec) throws Exception {
     return workloads.submit(spec);
   }

@@ -96,6 +96,13 @@ class EunomiaIT {
         example.yarn.rm().getServiceState() == org.apache.hadoop.service.Service.STATE.STARTED);
   }
 
+  @Test
+  @Order(4)
+  @Timeout(value = 120, unit = TimeUnit.SECONDS)
+  void aConstraintNoNodeSatisfiesFailsTheJobNamingTheAttribute() throws Exception {
+    example.assertUnsatisfiableConstraintFails("default", false);
+  }
+
   // ---- helpers -------------------------------------------------------------------------------
 
   private static org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.OrderingPolicy<?>

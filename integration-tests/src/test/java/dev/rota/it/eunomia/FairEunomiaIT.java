@@ -1,12 +1,9 @@
 package dev.rota.it.eunomia;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.rota.it.Apps;
 import dev.rota.it.ShippedConf;
-import dev.rota.workload.WorkloadSpec;
 import dev.rota.yarn.RotaFairScheduler;
 import dev.rota.yarn.policy.EunomiaSchedulingPolicy;
 import java.nio.charset.StandardCharsets;
@@ -15,8 +12,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.hadoop.yarn.api.records.ApplicationReport;
-import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.policies.FairSharePolicy;
 import org.junit.jupiter.api.AfterAll;
@@ -100,17 +95,6 @@ class FairEunomiaIT {
   @Order(3)
   @Timeout(value = 120, unit = TimeUnit.SECONDS)
   void aConstraintNoNodeSatisfiesFailsTheJobNamingTheAttribute() throws Exception {
-    var app =
-        example.submit(
-            WorkloadSpec.simple("nowhere", "root.default", 768, 1, List.of(100L))
-                .withConstraint(
-                    new WorkloadSpec.NodeConstraint(AliceAndBob.NAME, List.of("M9"), true)));
-    ApplicationReport r = Apps.awaitEnd(example.client, app, 90);
-    assertEquals(FinalApplicationStatus.FAILED, r.getFinalApplicationStatus(), r.getDiagnostics());
-    assertTrue(
-        r.getDiagnostics().contains("no node has node attribute rm.yarn.io/name in [M9]"),
-        r.getDiagnostics());
-    assertTrue(
-        example.yarn.rm().getServiceState() == org.apache.hadoop.service.Service.STATE.STARTED);
+    example.assertUnsatisfiableConstraintFails("root.default", true);
   }
 }

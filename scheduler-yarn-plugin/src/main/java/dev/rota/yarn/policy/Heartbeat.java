@@ -26,13 +26,25 @@ import org.apache.hadoop.yarn.util.Clock;
  * @param node the heartbeating node
  * @param clock the RM's clock: the time the policy sees
  * @param attempts the scheduler's application attempts by id (null for one it does not know)
+ * @param performance node performance per host for nodes without a {@code perf} attribute, set for
+ *     the whole scheduler ({@code RotaFairScheduler}'s {@value #NODE_PERFORMANCE}); empty under
+ *     {@code RotaCapacityScheduler}, whose queues set their own ({@code
+ *     ordering-policy.node-performance})
  */
 public record Heartbeat(
     Supplier<List<? extends SchedulerNode>> nodes,
     long nodesVersion,
     NodeId node,
     Clock clock,
-    Function<ApplicationAttemptId, ? extends SchedulerApplicationAttempt> attempts) {
+    Function<ApplicationAttemptId, ? extends SchedulerApplicationAttempt> attempts,
+    NodeSpecs performance) {
+
+  /**
+   * RotaFairScheduler's yarn-site.xml key: {@code host=factor[,host=factor...]}, the performance of
+   * nodes without a {@code perf} attribute (FairScheduler hands its policies no configuration of
+   * their own). Default: none (factor 1). A malformed entry stops the scheduler naming the key.
+   */
+  public static final String NODE_PERFORMANCE = "rota.fair.node-performance";
 
   private static final ThreadLocal<Heartbeat> CURRENT = new ThreadLocal<>();
 
@@ -41,6 +53,7 @@ public record Heartbeat(
     Objects.requireNonNull(node, "node");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(attempts, "attempts");
+    Objects.requireNonNull(performance, "performance");
   }
 
   /** Marks this thread as handling {@code heartbeat} until the returned scope is closed. */

@@ -294,13 +294,68 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
         watched.add(e);
       }
     }
-    List<FiCaSchedulerApp> order = new ArrayList<>();
-    for (Keyed e : sorted) {
-      if (e.job.hasRunnableTask() && k.eligible(e.job, node, view) && admit(policy, e.job, view)) {
-        order.add((FiCaSchedulerApp) e.job.app);
+    return new KeyedWalk(policy, k, view, node);
+  }
+
+  /**
+   * The candidates in key order, taken from the sorted keys a few at a time (CapacityScheduler
+   * usually stops at the first): each batch is read under this policy's lock, from after the last
+   * entry read, so the walk never holds the set while CapacityScheduler allocates, and an
+   * application is returned once even if its key moved meanwhile.
+   */
+  private final class KeyedWalk implements Iterator<FiCaSchedulerApp> {
+    private final OfferPolicy policy;
+    private final KeyedRanking k;
+    private final YarnViews.View view;
+    private final int node;
+    private final java.util.ArrayDeque<FiCaSchedulerApp> batch = new java.util.ArrayDeque<>();
+    private final Set<ApplicationId> returned = new HashSet<>();
+    private Keyed last;
+    private boolean done;
+    private int size = 4;
+
+    KeyedWalk(OfferPolicy policy, KeyedRanking k, YarnViews.View view, int node) {
+      this.policy = policy;
+      this.k = k;
+      this.view = view;
+      this.node = node;
+    }
+
+    @Override
+    public boolean hasNext() {
+      while (batch.isEmpty() && !done) {
+        fill();
+      }
+      return !batch.isEmpty();
+    }
+
+    @Override
+    public FiCaSchedulerApp next() {
+      if (!hasNext()) {
+        throw new java.util.NoSuchElementException();
+      }
+      return batch.poll();
+    }
+
+    private void fill() {
+      synchronized (OfferOrderingPolicy.this) {
+        Iterator<Keyed> it =
+            last == null ? sorted.iterator() : sorted.tailSet(last, false).iterator();
+        while (batch.size() < size && it.hasNext()) {
+          Keyed e = it.next();
+          last = e;
+          FiCaSchedulerApp app = (FiCaSchedulerApp) e.job.app;
+          if (e.job.hasRunnableTask()
+              && k.eligible(e.job, node, view)
+              && admit(policy, e.job, view)
+              && returned.add(app.getApplicationId())) {
+            batch.add(app);
+          }
+        }
+        done = !it.hasNext();
+        size *= 2;
       }
     }
-    return order.iterator();
   }
 
   /** The application holds a reservation (it may turn into a container without a callback). */

@@ -155,7 +155,6 @@ public abstract class OfferSchedulingPolicy extends SchedulingPolicy {
     private final java.lang.ref.WeakReference<FSLeafQueue> queue;
     private final String name;
     private final OfferPolicy policy;
-    private final NodeSpecs nodeSpecs = new NodeSpecs();
     private final YarnViews.Constraints constraints = new YarnViews.Constraints();
     private final YarnViews.Unserved unserved = new YarnViews.Unserved();
     private final Map<ApplicationId, YarnViews.AppJob> jobs = new java.util.HashMap<>();
@@ -244,7 +243,7 @@ public abstract class OfferSchedulingPolicy extends SchedulingPolicy {
       jobs.keySet().retainAll(kept.keySet());
       jobs.putAll(kept);
       listed = apps;
-      nodeIndex = nodeIndex.refresh(Optional.of(heartbeat), nodeSpecs);
+      nodeIndex = nodeIndex.refresh(Optional.of(heartbeat), heartbeat.performance());
       YarnViews.View view = new YarnViews.View(Optional.of(heartbeat), all, nodeIndex);
       List<YarnViews.AppJob> candidates = new ArrayList<>();
       for (YarnViews.AppJob j : all) {
@@ -297,7 +296,7 @@ public abstract class OfferSchedulingPolicy extends SchedulingPolicy {
      */
     private Map<FSAppAttempt, Integer> keyedRanks(
         KeyedRanking k, List<FSAppAttempt> apps, Heartbeat heartbeat) {
-      nodeIndex = nodeIndex.refresh(Optional.of(heartbeat), nodeSpecs);
+      nodeIndex = nodeIndex.refresh(Optional.of(heartbeat), heartbeat.performance());
       if (nodeIndex.version != keyedNodes) {
         sorted.clear();
         keyed.clear();
