@@ -271,7 +271,9 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
     }
     for (Keyed e : List.copyOf(watched)) {
       FiCaSchedulerApp app = (FiCaSchedulerApp) e.job.app;
-      if (job(app) != e.job || app.getLiveContainersMap().size() != e.running || !reserves(app)) {
+      if (job(app) != e.job
+          || app.getLiveContainersMap().size() != e.running
+          || reserves(app) != e.reserves) {
         moved.putIfAbsent(app.getApplicationId(), app);
       }
     }
