@@ -226,12 +226,7 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
       List<FiCaSchedulerApp> order = new ArrayList<>(ranked.size());
       for (JobView j : ranked) {
         if (allowed.remove(j) == null) {
-          throw new IllegalStateException(
-              "policy "
-                  + policy.name()
-                  + " ranked job "
-                  + (j == null ? "null" : j.spec().id())
-                  + ", which is not a candidate (or twice)");
+          throw YarnViews.notACandidate(policy, j);
         }
         order.add((FiCaSchedulerApp) ((YarnViews.AppJob) j).app);
       }

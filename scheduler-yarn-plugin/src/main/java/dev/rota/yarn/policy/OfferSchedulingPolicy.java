@@ -277,12 +277,7 @@ public abstract class OfferSchedulingPolicy extends SchedulingPolicy {
         if (!(j instanceof YarnViews.AppJob a)
             || !(a.app instanceof FSAppAttempt app)
             || out.putIfAbsent(app, out.size()) != null) {
-          throw new IllegalStateException(
-              "policy "
-                  + policy.name()
-                  + " ranked job "
-                  + (j == null ? "null" : j.spec().id())
-                  + ", which is not a candidate (or twice)");
+          throw YarnViews.notACandidate(policy, j);
         }
       }
       return out;

@@ -434,6 +434,16 @@ final class YarnViews {
     }
   }
 
+  /** The error for a policy whose ranking holds a job that is not a candidate, or one twice. */
+  static IllegalStateException notACandidate(dev.rota.core.policy.OfferPolicy policy, JobView job) {
+    return new IllegalStateException(
+        "policy "
+            + policy.name()
+            + " ranked job "
+            + (job == null ? "null" : job.spec().id())
+            + ", which is not a candidate (or twice)");
+  }
+
   /**
    * Names, once per application and node set, an application whose constraints no node of the
    * cluster satisfies: YARN accepts it and it waits until a matching node joins. Not thread-safe;
