@@ -31,7 +31,7 @@ public class DiceSchedulingPolicy implements SchedulingEditPolicy {
   public void editSchedule() {
     HybridRuntime rt = HybridRuntime.find(rmContext);
     if (rt != null && !rt.isClosed()) {
-      rt.loop().tick(System.currentTimeMillis());
+      rt.loop().tick(rt.now());
     }
   }
 

@@ -66,7 +66,7 @@ public class HybridRoutingProcessor implements ApplicationMasterServiceProcessor
       next.allocate(attempt, request, response);
       return;
     }
-    long now = System.currentTimeMillis();
+    long now = rt.now();
     boolean isShort = rt.classOf(attempt.getApplicationId()) == JobClass.SHORT;
     if (isShort) {
       routeShortAsks(rt, attempt, request.getAskList(), now);

@@ -19,6 +19,8 @@ import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNodeEventType;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler;
+import org.apache.hadoop.yarn.util.Clock;
+import org.apache.hadoop.yarn.util.SystemClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,6 +42,7 @@ public final class HybridRuntime implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HybridRuntime.class);
 
   private final RMContext rmContext;
+  private final Clock clock;
   private final HybridMetrics metrics;
   private final ShortWaitTracker waits = new ShortWaitTracker();
   private final ContainerUpdateQueue updates = new ContainerUpdateQueue();
@@ -53,8 +56,19 @@ public final class HybridRuntime implements AutoCloseable {
   private volatile PartitionView partition = PartitionView.EMPTY;
   private volatile boolean closed;
 
+  /** A runtime on the system clock ({@link SystemClock}). */
   public HybridRuntime(RMContext rmContext, HybridSettings settings, HybridMetrics metrics) {
+    this(rmContext, settings, metrics, SystemClock.getInstance());
+  }
+
+  /**
+   * @param clock the scheduler's clock: every time the hybrid plug-ins record (asks, allocations,
+   *     NodeManager reports, Dice ticks) is read from it, so a {@code ControlledClock} drives them
+   */
+  public HybridRuntime(
+      RMContext rmContext, HybridSettings settings, HybridMetrics metrics, Clock clock) {
     this.rmContext = Objects.requireNonNull(rmContext, "rmContext");
+    this.clock = Objects.requireNonNull(clock, "clock");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.classifier = new JobClassifier(settings);
@@ -66,15 +80,15 @@ public final class HybridRuntime implements AutoCloseable {
    * Starts hybrid scheduling in a ResourceManager: checks the YARN wiring in {@code rmConf},
    * registers the {@value HybridMetrics#SOURCE_NAME} metrics source and the NodeManager-status
    * listener on the RM dispatcher (call during scheduler initialisation, before the dispatcher
-   * starts).
+   * starts). {@code clock} is the scheduler's clock, the only time the hybrid plug-ins read.
    *
    * @throws dev.rota.yarn.spi.InvalidRotaConfigurationException if a YARN key needed by hybrid
    *     scheduling is wrong
    */
   public static HybridRuntime start(
-      RMContext rmContext, HybridSettings settings, Configuration rmConf) {
+      RMContext rmContext, HybridSettings settings, Configuration rmConf, Clock clock) {
     HybridWiring.check(rmConf, settings);
-    HybridRuntime rt = new HybridRuntime(rmContext, settings, HybridMetrics.register());
+    HybridRuntime rt = new HybridRuntime(rmContext, settings, HybridMetrics.register(), clock);
     rmContext.getDispatcher().register(RMNodeEventType.class, new NodeStatusListener(rt));
     LOG.info(
         "Rota hybrid scheduling started: {}; metrics at JMX Hadoop:service=ResourceManager,name={}",
@@ -123,6 +137,16 @@ public final class HybridRuntime implements AutoCloseable {
 
   public RMContext rmContext() {
     return rmContext;
+  }
+
+  /** The scheduler's clock: the time of every event the hybrid plug-ins record. */
+  public Clock clock() {
+    return clock;
+  }
+
+  /** The scheduler clock's time, ms. */
+  public long now() {
+    return clock.getTime();
   }
 
   public HybridMetrics metrics() {

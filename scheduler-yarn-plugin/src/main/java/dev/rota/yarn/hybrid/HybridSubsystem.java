@@ -64,7 +64,8 @@ public final class HybridSubsystem implements RotaSubsystem<HybridSettings> {
   @Override
   public void start(SubsystemContext context, HybridSettings settings) {
     if (settings.enabled()) {
-      runtime = HybridRuntime.start(context.rmContext(), settings, context.rmConf());
+      runtime =
+          HybridRuntime.start(context.rmContext(), settings, context.rmConf(), context.clock());
     }
   }
 

@@ -32,7 +32,7 @@ final class NodeStatusListener implements EventHandler<RMNodeEvent> {
       return;
     }
     try {
-      rt.nodeStatus(status.getNodeId(), status.getContainers(), System.currentTimeMillis());
+      rt.nodeStatus(status.getNodeId(), status.getContainers(), rt.now());
     } catch (RuntimeException e) {
       if (!warned) {
         warned = true;

@@ -17,6 +17,8 @@ import org.apache.hadoop.yarn.server.resourcemanager.reservation.ReservationAllo
 import org.apache.hadoop.yarn.server.resourcemanager.reservation.ReservationSchedulerConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.reservation.exceptions.PlanningException;
 import org.apache.hadoop.yarn.server.resourcemanager.reservation.planning.Planner;
+import org.apache.hadoop.yarn.util.Clock;
+import org.apache.hadoop.yarn.util.UTCClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,14 +37,29 @@ import org.slf4j.LoggerFactory;
  * Rota, see {@link PlanConversion}) are kept or broken, never moved. A plan whose capacity is zero
  * in every dimension is left alone: that is a ResourceManager starting or recovering before its
  * NodeManagers register, not a capacity loss.
+ *
+ * <p>Time: "now" is read from the planner's {@link Clock} ({@link UTCClock} by default, the clock
+ * Hadoop's {@code SimpleCapacityReplanner} uses), or handed in ({@link #replan}); a test drives it
+ * with a {@code ControlledClock}.
  */
 public class RotaPlanner implements Planner {
 
   private static final Logger LOG = LoggerFactory.getLogger(RotaPlanner.class);
 
+  private final Clock clock;
   private String planQueueName = "?";
   private ReservationSettings settings = ReservationSettings.DEFAULTS;
   private volatile boolean warnedNoCapacity;
+
+  /** A planner on {@link UTCClock}, as Hadoop instantiates it (by class name). */
+  public RotaPlanner() {
+    this(new UTCClock());
+  }
+
+  /** A planner whose "now" is {@code clock}'s time (ms). */
+  public RotaPlanner(Clock clock) {
+    this.clock = java.util.Objects.requireNonNull(clock, "clock");
+  }
 
   @Override
   public void init(String planQueueName, ReservationSchedulerConfiguration conf) {
@@ -56,7 +73,7 @@ public class RotaPlanner implements Planner {
 
   @Override
   public void plan(Plan plan, List<ReservationDefinition> contracts) throws PlanningException {
-    replan(plan, System.currentTimeMillis());
+    replan(plan, clock.getTime());
   }
 
   /**
@@ -87,14 +104,28 @@ public class RotaPlanner implements Planner {
     }
     warnedNoCapacity = false;
     ReservationAgent agent = AgentCatalog.create(settings.replanAgent());
-    dev.rota.core.reservation.plan.Plan core =
-        PlanConversion.toCore(plan, new NoOverCommitPolicy(), agent.compilerOptions());
-    long now = PlanConversion.stepFloor(nowMs, step);
-    StepFunction capacity = StepFunction.constant(PlanConversion.toCore(plan.getTotalCapacity()));
-    ReplanResult result = new RePlacingReplanner(agent).replan(core, capacity, now);
-    if (!result.overCommitted()) {
+    PlanMirror mirror = PlanMirror.of(plan, agent.compilerOptions());
+    mirror.lock().lock();
+    try {
+      dev.rota.core.reservation.plan.Plan core = mirror.sync(plan, new NoOverCommitPolicy());
+      long now = PlanConversion.stepFloor(nowMs, step);
+      StepFunction capacity = StepFunction.constant(PlanConversion.toCore(plan.getTotalCapacity()));
+      ReplanResult result = new RePlacingReplanner(agent).replan(core, capacity, now);
+      if (!result.overCommitted()) {
+        return result;
+      }
+      // the replanner re-placed inside the core plan; Hadoop's plan is changed below
+      mirror.invalidate();
+      apply(plan, result, now, step);
       return result;
+    } finally {
+      mirror.lock().unlock();
     }
+  }
+
+  /** Writes a replanning result into Hadoop's plan: broken ones deleted, moved ones re-added. */
+  private static void apply(Plan plan, ReplanResult result, long now, long step)
+      throws PlanningException {
     // take out everything that changes first, so that re-adding never meets a not-yet-moved
     // reservation
     List<ReservationAllocation> moved = new ArrayList<>();
@@ -177,7 +208,6 @@ public class RotaPlanner implements Planner {
           after.work(),
           after.start().orElse(now));
     }
-    return result;
   }
 
   private static ReservationId hadoopId(String id) throws PlanningException {

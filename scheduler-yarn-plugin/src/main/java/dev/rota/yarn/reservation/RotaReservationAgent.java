@@ -12,6 +12,7 @@ import dev.rota.core.reservation.replan.RePlacingReplanner;
 import dev.rota.core.reservation.system.AgentCatalog;
 import dev.rota.core.reservation.system.ReservationDecision;
 import dev.rota.core.reservation.system.ReservationSystem;
+import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.records.ReservationDefinition;
 import org.apache.hadoop.yarn.api.records.ReservationId;
@@ -43,6 +44,12 @@ import org.slf4j.LoggerFactory;
  * {@link PlanningQuotaException} for quotas, {@link ResourceOverCommitException} for capacity, and
  * {@link PlanningException} otherwise; the message is the core rejection with the sub-expression
  * path, every nested cause and, for quotas, the user, time and amount. The plan is unchanged.
+ *
+ * <p>Time: the agent reads no clock. "Now" is the definition's arrival rounded up to a plan step,
+ * as for Hadoop's {@code GreedyReservationAgent} and {@code AlignedPlannerWithGreedy}; the RM's
+ * {@code ReservationInputValidator} has already checked the deadline against the RM's clock. So the
+ * agent places the same way on a plan whose times start at 0 (Hadoop's agent tests, SLS, a replayed
+ * plan) as on one in epoch milliseconds. An update is placed from its definition's arrival on.
  *
  * <p>Settings: read from the queue's CapacityScheduler configuration through the plan's {@link
  * RotaSharingPolicy} when the queue uses it; otherwise from the configuration given to {@link
@@ -107,8 +114,11 @@ public class RotaReservationAgent implements ReservationAgent {
               + recurrence
               + ") are not supported by Rota's agents");
     }
-    long now = Math.max(0, PlanConversion.stepCeil(System.currentTimeMillis(), step));
+    // "now" is the definition's arrival (in plan steps), as for Hadoop's own agents: the agent
+    // never reads a clock; the RM's ReservationInputValidator checks the deadline against the RM's
+    // clock before the agent is called, and an update is placed from its definition's arrival on
     long arrival = PlanConversion.arrivalStep(contract, step);
+    long now = arrival;
     RdlExpression relative;
     try {
       relative = PlanConversion.relativeRdlOf(contract, step);
@@ -117,9 +127,7 @@ public class RotaReservationAgent implements ReservationAgent {
           "Rota agent " + agent.name() + " rejects " + what + ": " + e.getMessage());
     }
     // check the RDL in the user's own times first, so that errors quote the numbers the user wrote
-    CompileResult own =
-        RdlCompiler.compile(
-            relative, agent.compilerOptions().withNotBefore(Math.max(0, now - arrival)));
+    CompileResult own = RdlCompiler.compile(relative, agent.compilerOptions().withNotBefore(0));
     if (own instanceof CompileResult.Invalid inv) {
       throw rejection(
           agent.name(), what, Rejection.ofIssues("compiler", inv.errors()), step, arrival);
@@ -129,45 +137,76 @@ public class RotaReservationAgent implements ReservationAgent {
         plan.getSharingPolicy() instanceof RotaSharingPolicy p
             ? p.core(step)
             : new NoOverCommitPolicy();
-    dev.rota.core.reservation.plan.Plan core =
-        PlanConversion.toCore(plan, policy, agent.compilerOptions());
-    ReservationSystem system =
-        new ReservationSystem(core, agent, new RePlacingReplanner(), settings.users());
-    ReservationRequest request =
-        new ReservationRequest(
-            dev.rota.core.reservation.ReservationId.of(id.toString()), user, rdl);
-    ReservationDecision decision =
-        update ? system.update(request, now) : system.submit(request, now);
-    if (decision instanceof ReservationDecision.Rejected r) {
-      throw rejection(agent.name(), what, r.rejection(), step, arrival);
+    dev.rota.core.reservation.ReservationId coreId =
+        dev.rota.core.reservation.ReservationId.of(id.toString());
+    ReservationRequest request = new ReservationRequest(coreId, user, rdl);
+    PlanMirror mirror = PlanMirror.of(plan, agent.compilerOptions());
+    mirror.lock().lock();
+    try {
+      dev.rota.core.reservation.plan.Plan core = mirror.sync(plan, policy);
+      ReservationSystem system =
+          new ReservationSystem(core, agent, new RePlacingReplanner(), settings.users());
+      Optional<PlannedReservation> before = core.reservation(coreId);
+      ReservationDecision decision =
+          update ? system.update(request, now) : system.submit(request, now);
+      if (decision instanceof ReservationDecision.Rejected r) {
+        throw rejection(agent.name(), what, r.rejection(), step, arrival);
+      }
+      PlannedReservation accepted = ((ReservationDecision.Accepted) decision).reservation();
+      // the core committed the decision; take it back so that the core plan stays what Hadoop's
+      // plan holds (Hadoop's plan decides, through its sharing policy); adopt() records it below
+      if (update && before.isPresent()) {
+        core.replace(before.get().request(), before.get().contract(), before.get().allocation());
+      } else {
+        core.remove(coreId);
+      }
+      Allocation allocation = accepted.allocation();
+      ReservationDefinition stored =
+          ReservationDefinition.newInstance(
+              contract.getArrival(),
+              contract.getDeadline(),
+              contract.getReservationRequests(),
+              RdlCarrier.withPlacement(contract.getReservationName(), now, allocation),
+              contract.getRecurrenceExpression() == null ? "0" : contract.getRecurrenceExpression(),
+              contract.getPriority());
+      boolean gang = accepted.contract().atoms().stream().anyMatch(a -> a.g() > 1);
+      InMemoryReservationAllocation hadoop =
+          new InMemoryReservationAllocation(
+              id,
+              stored,
+              user,
+              plan.getQueueName(),
+              contract.getArrival(),
+              contract.getDeadline(),
+              PlanConversion.intervals(allocation.total(), step),
+              plan.getResourceCalculator(),
+              plan.getMinimumAllocation(),
+              gang);
+      boolean done = update ? plan.updateReservation(hadoop) : plan.addReservation(hadoop, false);
+      if (done && plan.getReservationById(id) == hadoop) {
+        mirror.adopt(hadoop, accepted);
+      }
+      log(agent.name(), update, what, allocation, now, contract, gang);
+      return done;
+    } finally {
+      mirror.lock().unlock();
     }
-    PlannedReservation accepted = ((ReservationDecision.Accepted) decision).reservation();
-    Allocation allocation = accepted.allocation();
-    ReservationDefinition stored =
-        ReservationDefinition.newInstance(
-            contract.getArrival(),
-            contract.getDeadline(),
-            contract.getReservationRequests(),
-            RdlCarrier.withPlacement(contract.getReservationName(), now, allocation),
-            contract.getRecurrenceExpression() == null ? "0" : contract.getRecurrenceExpression(),
-            contract.getPriority());
-    boolean gang = accepted.contract().atoms().stream().anyMatch(a -> a.g() > 1);
-    InMemoryReservationAllocation hadoop =
-        new InMemoryReservationAllocation(
-            id,
-            stored,
-            user,
-            plan.getQueueName(),
-            contract.getArrival(),
-            contract.getDeadline(),
-            PlanConversion.intervals(allocation.total(), step),
-            plan.getResourceCalculator(),
-            plan.getMinimumAllocation(),
-            gang);
-    boolean done = update ? plan.updateReservation(hadoop) : plan.addReservation(hadoop, false);
+  }
+
+  private static void log(
+      String agent,
+      boolean update,
+      String what,
+      Allocation allocation,
+      long now,
+      ReservationDefinition contract,
+      boolean gang) {
+    if (!LOG.isInfoEnabled()) {
+      return;
+    }
     LOG.info(
         "Rota agent {} {} {}: {} bundle-steps in {} leases from step {} to {} ({}), gang={}",
-        agent.name(),
+        agent,
         update ? "updated" : "accepted",
         what,
         allocation.work(),
@@ -176,7 +215,6 @@ public class RotaReservationAgent implements ReservationAgent {
         allocation.end().orElse(now),
         RdlCarrier.withoutPlacement(contract.getReservationName()).isEmpty() ? "flat" : "rdl",
         gang);
-    return done;
   }
 
   /** The exception Hadoop reports to the client for a core rejection. */
@@ -210,7 +248,7 @@ public class RotaReservationAgent implements ReservationAgent {
                     ? ""
                     : " (times in plan steps of "
                         + stepMs
-                        + " ms since the epoch; the arrival is step "
+                        + " ms of plan time; the arrival is step "
                         + arrival
                         + " = "
                         + java.time.Instant.ofEpochMilli(arrival * stepMs)

@@ -167,15 +167,17 @@ public class RotaSharingPolicy implements SharingPolicy {
               + reservation.getUser()
               + "'");
     }
-    dev.rota.core.reservation.plan.Plan view =
-        PlanConversion.toCore(plan, policy, CompilerOptions.DEFAULT);
     Allocation proposal = PlanConversion.opaque(PlanConversion.steps(reservation, step));
     Optional<dev.rota.core.reservation.ReservationId> replacing =
         old == null
             ? Optional.empty()
             : Optional.of(
                 dev.rota.core.reservation.ReservationId.of(old.getReservationId().toString()));
-    PolicyDecision d = policy.validate(view, reservation.getUser(), replacing, proposal);
+    PolicyDecision d =
+        withView(
+            plan,
+            policy,
+            view -> policy.validate(view, reservation.getUser(), replacing, proposal));
     if (d instanceof PolicyDecision.Violated v) {
       String msg = describe(v.violation(), plan, reservation.getReservationId().toString(), step);
       LOG.info("Rota sharing policy rejects: {}", msg);
@@ -230,13 +232,12 @@ public class RotaSharingPolicy implements SharingPolicy {
       return available;
     }
     dev.rota.core.reservation.plan.SharingPolicy policy = core(step);
-    dev.rota.core.reservation.plan.Plan view =
-        PlanConversion.toCore(plan, policy, CompilerOptions.DEFAULT);
     Optional<dev.rota.core.reservation.ReservationId> replacing =
         oldId == null
             ? Optional.empty()
             : Optional.of(dev.rota.core.reservation.ReservationId.of(oldId.toString()));
-    StepFunction ours = policy.available(view, user, replacing, s, e);
+    StepFunction ours =
+        withView(plan, policy, view -> policy.available(view, user, replacing, s, e));
     RLESparseResourceAllocation quota =
         PlanConversion.rle(ours, step, plan.getResourceCalculator());
     return RLESparseResourceAllocation.merge(
@@ -247,6 +248,27 @@ public class RotaSharingPolicy implements SharingPolicy {
         RLEOperator.min,
         start,
         end);
+  }
+
+  /**
+   * {@code query} answered on the core form of {@code plan}: the plan's {@link PlanMirror} when it
+   * is free or already held by this thread (Rota's agent adding a reservation), else a fresh
+   * conversion. Hadoop calls {@link #validate} while it holds the plan's write lock, so this never
+   * waits for the mirror: a thread holding the mirror may be waiting for the plan.
+   */
+  private static <T> T withView(
+      Plan plan,
+      dev.rota.core.reservation.plan.SharingPolicy policy,
+      java.util.function.Function<dev.rota.core.reservation.plan.PlanView, T> query) {
+    PlanMirror mirror = PlanMirror.of(plan, CompilerOptions.DEFAULT);
+    if (mirror.lock().tryLock()) {
+      try {
+        return query.apply(mirror.sync(plan, policy));
+      } finally {
+        mirror.lock().unlock();
+      }
+    }
+    return query.apply(PlanConversion.toCore(plan, policy, CompilerOptions.DEFAULT));
   }
 
   @Override
