@@ -20,6 +20,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.recovery.RMStateStore;
 import org.apache.hadoop.yarn.server.resourcemanager.reservation.InMemoryPlan;
 import org.apache.hadoop.yarn.server.resourcemanager.reservation.NoOverCommitPolicy;
 import org.apache.hadoop.yarn.server.resourcemanager.reservation.RLESparseResourceAllocation;
+import org.apache.hadoop.yarn.server.resourcemanager.reservation.SharingPolicy;
 import org.apache.hadoop.yarn.server.resourcemanager.reservation.exceptions.PlanningException;
 import org.apache.hadoop.yarn.server.resourcemanager.reservation.planning.AlignedPlannerWithGreedy;
 import org.apache.hadoop.yarn.server.resourcemanager.reservation.planning.GreedyReservationAgent;
@@ -58,7 +59,55 @@ final class HadoopPlanning {
     return a;
   }
 
+  /** Rota's {@code RotaReservationAgent} through Hadoop's interface, by our name. */
+  static final String ROTA_YARN = "rota-yarn";
+
+  /**
+   * The same under Rota's sharing policy ({@code RotaSharingPolicy}, as conf/reservation has it).
+   */
+  static final String ROTA_YARN_POLICY = "rota-yarn+policy";
+
+  /**
+   * The plugin's {@code RotaReservationAgent} as the RM runs it: the class Hadoop instantiates for
+   * {@code reservation-agent}, {@code init} with an empty configuration (Rota's defaults: the
+   * {@code portfolio} agent).
+   */
+  static ReservationAgent rotaAgent() {
+    return init(new dev.rota.yarn.reservation.RotaReservationAgent());
+  }
+
+  /**
+   * Rota's sharing policy class for the plan queue {@code root.dedicated}, set to {@code
+   * no-over-commit} (the same rule as Hadoop's {@code NoOverCommitPolicy} beside it: what is
+   * measured is the class the RM calls, not a different quota).
+   */
+  static SharingPolicy rotaPolicy() {
+    dev.rota.yarn.reservation.RotaSharingPolicy p =
+        new dev.rota.yarn.reservation.RotaSharingPolicy();
+    org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacitySchedulerConfiguration
+        conf =
+            new org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity
+                .CapacitySchedulerConfiguration(new Configuration(false), false);
+    conf.set(dev.rota.yarn.reservation.ReservationKeys.KEY_POLICY, "no-over-commit");
+    p.init("root.dedicated", conf);
+    return p;
+  }
+
   static PlanRun run(String name, ReservationAgent agent, PlannerWorkload.Stream stream) {
+    return run(name, true, agent, new NoOverCommitPolicy(), stream);
+  }
+
+  /**
+   * {@code agent} through Hadoop's {@code ReservationAgent} interface on a fresh {@code
+   * InMemoryPlan} under {@code policy}, each reservation created at its turn; {@code hadoop} says
+   * whether the agent is one of Hadoop's.
+   */
+  static PlanRun run(
+      String name,
+      boolean hadoop,
+      ReservationAgent agent,
+      SharingPolicy policy,
+      PlannerWorkload.Stream stream) {
     long step = PlannerWorkload.STEP_MS;
     Resource capacity =
         Resource.newInstance(
@@ -78,7 +127,7 @@ final class HadoopPlanning {
     InMemoryPlan plan =
         new InMemoryPlan(
             null,
-            new NoOverCommitPolicy(),
+            policy,
             agent,
             capacity,
             step,
@@ -98,10 +147,12 @@ final class HadoopPlanning {
     Set<String> accepted = new LinkedHashSet<>();
     Map<String, Integer> why = new java.util.TreeMap<>();
     long acceptedWork = 0;
+    long[] calls = new long[defs.size()];
     long t0 = System.nanoTime();
     for (int i = 0; i < defs.size(); i++) {
       PlannerWorkload.Job j = stream.jobs().get(i);
       boolean ok;
+      long c0 = System.nanoTime();
       try {
         ok =
             agent.createReservation(
@@ -113,6 +164,7 @@ final class HadoopPlanning {
         ok = false;
         why.merge(e.getClass().getSimpleName(), 1, Integer::sum);
       }
+      calls[i] = System.nanoTime() - c0;
       if (ok) {
         accepted.add(j.id());
         acceptedWork += j.work();
@@ -122,7 +174,15 @@ final class HadoopPlanning {
     long end = RotaPlanning.span(stream.jobs());
     double[] m = PlanRun.profileMetrics(profile(plan, end, step));
     return new PlanRun(
-        name, true, accepted, (double) acceptedWork / stream.totalWork(), m[0], m[1], ms, why);
+        name,
+        hadoop,
+        accepted,
+        (double) acceptedWork / stream.totalWork(),
+        m[0],
+        m[1],
+        ms,
+        PlanRun.p99Ms(calls),
+        why);
   }
 
   /** Rota's one-level form as Hadoop's {@code ReservationDefinition}, steps to milliseconds. */

@@ -12,7 +12,8 @@ import java.util.Set;
  * @param acceptance accepted work over offered work (size-weighted acceptance), in [0, 1]
  * @param preemption the sum of the downward steps of the plan's total load, in bundles
  * @param uniformity stddev / mean of the plan's utilization per step over the stream's span
- * @param msPerReservation wall-clock planning time per reservation, ms
+ * @param msPerReservation wall-clock planning time per reservation, ms (the mean per call)
+ * @param p99MsPerReservation the 99th percentile of the per-call planning time, ms
  * @param rejections rejections by reason (Hadoop: the exception's class)
  */
 record PlanRun(
@@ -23,7 +24,24 @@ record PlanRun(
     double preemption,
     double uniformity,
     double msPerReservation,
+    double p99MsPerReservation,
     Map<String, Integer> rejections) {
+
+  /** The 99th percentile (nearest rank) of per-call times in ns, in ms. */
+  static double p99Ms(long[] nanos) {
+    if (nanos.length == 0) {
+      return 0;
+    }
+    long[] sorted = nanos.clone();
+    java.util.Arrays.sort(sorted);
+    int rank = (int) Math.ceil(0.99 * sorted.length) - 1;
+    return sorted[Math.max(0, rank)] / 1e6;
+  }
+
+  /** Accepted reservations over offered ones (count-weighted acceptance). */
+  double countAcceptance(int offered) {
+    return offered == 0 ? 0 : (double) accepted.size() / offered;
+  }
 
   /**
    * The metrics of a per-step load profile (bundles per step over [0, profile.length)).

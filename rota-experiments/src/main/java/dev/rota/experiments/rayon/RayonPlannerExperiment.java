@@ -135,14 +135,137 @@ public final class RayonPlannerExperiment implements Experiment {
     }
   }
 
+  /**
+   * The plan sizes of the head-to-head through Hadoop's own interface: reservations in the stream
+   * (and, at the end, in the plan: nothing is archived), normal load, nodes = 4 x reservations.
+   */
+  static int[] interfaceSizes(boolean quick) {
+    return quick ? new int[] {30, 100} : new int[] {100, 1000, 5000};
+  }
+
+  /** Runs per agent and size in the interface comparison (the median-time run is reported). */
+  static int interfaceRepeats(boolean quick) {
+    return quick ? 1 : 3;
+  }
+
+  /**
+   * One size of the head-to-head through Hadoop's {@code ReservationAgent} interface: Hadoop's two
+   * agents, the plugin's {@code RotaReservationAgent} on the same {@code InMemoryPlan} set-up
+   * ({@code NoOverCommitPolicy}), and the same under {@code RotaSharingPolicy}.
+   */
+  record InterfaceCase(int reservations, PlannerWorkload.Stream stream, List<PlanRun> runs) {
+    String name() {
+      return reservations + " reservations through Hadoop's interface";
+    }
+
+    PlanRun bestHadoop() {
+      return runs.stream()
+          .filter(PlanRun::hadoop)
+          .max(
+              Comparator.comparingDouble(PlanRun::acceptance)
+                  .thenComparing(Comparator.comparingDouble(PlanRun::msPerReservation).reversed()))
+          .orElseThrow();
+    }
+
+    /** Hadoop's fastest agent by mean time per call (the bar for "no more time"). */
+    PlanRun fastestHadoop() {
+      return runs.stream()
+          .filter(PlanRun::hadoop)
+          .min(Comparator.comparingDouble(PlanRun::msPerReservation))
+          .orElseThrow();
+    }
+
+    PlanRun run(String agent) {
+      return runs.stream().filter(r -> r.agent().equals(agent)).findFirst().orElseThrow();
+    }
+  }
+
+  static InterfaceCase runInterface(int n, boolean quick) throws IOException {
+    PlannerWorkload.Stream stream = PlannerWorkload.generate(n, 4 * n, 0.8, SEED + 7L * n, false);
+    List<PlanRun> runs = new ArrayList<>();
+    for (String agent : interfaceAgents()) {
+      List<PlanRun> tries = new ArrayList<>();
+      for (int i = 0; i < interfaceRepeats(quick); i++) {
+        tries.add(interfaceRun(agent, stream));
+      }
+      tries.sort(Comparator.comparingDouble(PlanRun::msPerReservation));
+      runs.add(tries.get(tries.size() / 2));
+    }
+    System.out.printf(
+        Locale.ROOT, "rayon-planner: %d reservations through Hadoop's interface done%n", n);
+    return new InterfaceCase(n, stream, runs);
+  }
+
+  static List<String> interfaceAgents() {
+    return List.of(
+        HadoopPlanning.GREEDY,
+        HadoopPlanning.ALIGNED,
+        HadoopPlanning.ROTA_YARN,
+        HadoopPlanning.ROTA_YARN_POLICY);
+  }
+
+  static PlanRun interfaceRun(String agent, PlannerWorkload.Stream stream) {
+    return switch (agent) {
+      case HadoopPlanning.ROTA_YARN ->
+          HadoopPlanning.run(
+              agent,
+              false,
+              HadoopPlanning.rotaAgent(),
+              new org.apache.hadoop.yarn.server.resourcemanager.reservation.NoOverCommitPolicy(),
+              stream);
+      case HadoopPlanning.ROTA_YARN_POLICY ->
+          HadoopPlanning.run(
+              agent, false, HadoopPlanning.rotaAgent(), HadoopPlanning.rotaPolicy(), stream);
+      default -> HadoopPlanning.run(agent, HadoopPlanning.agents().get(agent).get(), stream);
+    };
+  }
+
   @Override
   public List<ReproRow> run(boolean quick, Path outDir, Plotter plotter) throws IOException {
     warmUp();
+    List<InterfaceCase> through = new ArrayList<>();
+    for (int n : interfaceSizes(quick)) {
+      through.add(runInterface(n, quick));
+    }
     List<CaseResult> results = new ArrayList<>();
     for (Case c : cases(quick)) {
       results.add(runCase(c, quick));
     }
     List<ReproRow> rows = new ArrayList<>();
+    for (InterfaceCase ic : through) {
+      PlanRun rota = ic.run(HadoopPlanning.ROTA_YARN);
+      PlanRun hadoop = ic.bestHadoop();
+      PlanRun fastest = ic.fastestHadoop();
+      int offered = ic.stream().jobs().size();
+      String cn = ic.name() + " (rota: RotaReservationAgent)";
+      rows.add(
+          new ReproRow(
+              cn, "acceptance", null, rota.acceptance(), hadoop.acceptance(), hadoop.agent()));
+      rows.add(
+          new ReproRow(
+              cn,
+              "acceptance_count",
+              null,
+              rota.countAcceptance(offered),
+              hadoop.countAcceptance(offered),
+              hadoop.agent()));
+      rows.add(
+          new ReproRow(
+              cn,
+              "ms_per_call_mean",
+              null,
+              rota.msPerReservation(),
+              fastest.msPerReservation(),
+              fastest.agent()));
+      rows.add(
+          new ReproRow(
+              cn,
+              "ms_per_call_p99",
+              null,
+              rota.p99MsPerReservation(),
+              fastest.p99MsPerReservation(),
+              fastest.agent()));
+    }
     for (CaseResult r : results) {
       PlanRun rota = r.bestRota();
       PlanRun hadoop = r.bestHadoop();
@@ -171,7 +294,7 @@ public final class RayonPlannerExperiment implements Experiment {
                 bn));
       }
     }
-    String detail = detailTable(results);
+    String detail = interfaceTable(through) + "\n" + detailTable(results);
     System.out.print(detail);
     Files.writeString(outDir.resolve("agents.txt"), detail);
     plots(results, outDir, plotter);
@@ -190,6 +313,50 @@ public final class RayonPlannerExperiment implements Experiment {
     for (var e : HadoopPlanning.agents().entrySet()) {
       HadoopPlanning.run(e.getKey(), e.getValue().get(), s);
     }
+    PlannerWorkload.Stream t = PlannerWorkload.generate(200, 800, 0.8, SEED - 2, false);
+    for (int i = 0; i < 2; i++) {
+      for (String a : interfaceAgents()) {
+        interfaceRun(a, t);
+      }
+    }
+  }
+
+  /**
+   * The head-to-head through Hadoop's interface: per size and agent, accepted reservations (count
+   * and size-weighted), mean and p99 time per {@code createReservation} call, and the ratios to
+   * Hadoop's best agent (acceptance) and Hadoop's fastest (time).
+   */
+  static String interfaceTable(List<InterfaceCase> cases) {
+    TextTable t =
+        new TextTable(
+            "reservations",
+            "agent",
+            "accepted",
+            "acceptance",
+            "ms/call mean",
+            "ms/call p99",
+            "acceptance vs Hadoop best",
+            "mean vs Hadoop fastest",
+            "p99 vs Hadoop fastest");
+    for (InterfaceCase c : cases) {
+      PlanRun best = c.bestHadoop();
+      PlanRun fastest = c.fastestHadoop();
+      int offered = c.stream().jobs().size();
+      for (PlanRun p : c.runs()) {
+        t.row(
+            Integer.toString(c.reservations()),
+            p.agent(),
+            p.accepted().size() + "/" + offered,
+            fmt(p.acceptance()),
+            fmt(p.msPerReservation()),
+            fmt(p.p99MsPerReservation()),
+            fmt(p.acceptance() / best.acceptance()),
+            fmt(p.msPerReservation() / fastest.msPerReservation()),
+            fmt(p.p99MsPerReservation() / fastest.p99MsPerReservation()));
+      }
+    }
+    return "Through Hadoop's ReservationAgent interface (InMemoryPlan, times from 0, normal load):\n"
+        + t;
   }
 
   /** Rota's agent by catalogue name; the MILP agents get the run's online time cap. */

@@ -32,10 +32,14 @@ final class RotaPlanning {
     Set<String> accepted = new LinkedHashSet<>();
     java.util.Map<String, Integer> why = new java.util.TreeMap<>();
     long acceptedWork = 0;
+    long[] calls = new long[stream.jobs().size()];
+    int k = 0;
     long t0 = System.nanoTime();
     for (PlannerWorkload.Job j : stream.jobs()) {
+      long c0 = System.nanoTime();
       ReservationDecision d =
           rs.submit(ReservationRequest.of(j.id(), "user", j.rdl()), j.arrival());
+      calls[k++] = System.nanoTime() - c0;
       if (d instanceof ReservationDecision.Accepted) {
         accepted.add(j.id());
         acceptedWork += j.work();
@@ -47,7 +51,15 @@ final class RotaPlanning {
     double[] m = PlanRun.profileMetrics(profile(plan, span(stream.jobs())));
     return new Outcome(
         new PlanRun(
-            name, false, accepted, (double) acceptedWork / stream.totalWork(), m[0], m[1], ms, why),
+            name,
+            false,
+            accepted,
+            (double) acceptedWork / stream.totalWork(),
+            m[0],
+            m[1],
+            ms,
+            PlanRun.p99Ms(calls),
+            why),
         plan);
   }
 

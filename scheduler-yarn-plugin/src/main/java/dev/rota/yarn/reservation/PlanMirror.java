@@ -3,10 +3,7 @@ package dev.rota.yarn.reservation;
 import dev.rota.core.model.Resource;
 import dev.rota.core.reservation.ReservationId;
 import dev.rota.core.reservation.plan.Allocation;
-import dev.rota.core.reservation.plan.AtomAllocation;
-import dev.rota.core.reservation.plan.Block;
 import dev.rota.core.reservation.plan.PlanView;
-import dev.rota.core.reservation.plan.PlannedReservation;
 import dev.rota.core.reservation.plan.PolicyDecision;
 import dev.rota.core.reservation.plan.SharingPolicy;
 import dev.rota.core.reservation.plan.StepFunction;
@@ -15,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -44,14 +40,15 @@ import org.apache.hadoop.yarn.server.resourcemanager.reservation.ReservationAllo
  * (an acceptance time set back by the replanner, a tie broken by id), the core plan is rebuilt from
  * the stored conversions, without converting again.
  *
- * <p><b>One per plan and compiler options</b> ({@link #of}): Rota's agent, sharing policy and
- * planner of one plan share it. The sharing policy the core plan answers with is set on each {@link
- * #sync}.
+ * <p><b>Who uses it.</b> Rota's replanner ({@link RotaPlanner}), which needs the whole plan. The
+ * agent and the sharing policy need only the request's window and read Hadoop's plan directly
+ * ({@link PlanWindow}): even the mirror's one pass over the plan's reservations costs O(n) per
+ * call, which at thousands of reservations is more than a whole call of Hadoop's agents.
  *
- * <p><b>Thread-safety.</b> Every method must be called with {@link #lock()} held. Rota's agent and
- * planner take it with {@code lock()} before touching the Hadoop plan; the sharing policy, which
- * Hadoop calls while it holds the plan's write lock, only {@code tryLock()}s and converts afresh
- * when the mirror is busy, so the two locks are never waited for in opposite orders.
+ * <p><b>One per plan and compiler options</b> ({@link #of}). The sharing policy the core plan
+ * answers with is set on each {@link #sync}.
+ *
+ * <p><b>Thread-safety.</b> Every method must be called with {@link #lock()} held.
  */
 final class PlanMirror {
 
@@ -107,8 +104,7 @@ final class PlanMirror {
   /**
    * The core plan equal to a fresh {@link PlanConversion#toCore}{@code (plan, policy, options)},
    * brought up to date with {@code plan}. The caller may read it, and may change it only if it
-   * undoes the change before its next call into the Hadoop plan or reports it ({@link #adopt},
-   * {@link #invalidate}).
+   * reports it ({@link #invalidate}).
    */
   dev.rota.core.reservation.plan.Plan sync(Plan plan, SharingPolicy policy) {
     requireLocked();
@@ -188,32 +184,6 @@ final class PlanMirror {
   }
 
   /**
-   * Records that {@code hadoop}, just added to (or updated in) the Hadoop plan, is what {@code
-   * committed} describes: the agent's accepted reservation, as the core committed it. The
-   * conversion is taken from it (the same request, contract and per-atom leases a fresh conversion
-   * reads back from the stored placement line), so the agent's own additions are never converted.
-   */
-  void adopt(ReservationAllocation hadoop, PlannedReservation committed) {
-    requireLocked();
-    Entry old = byId.get(hadoop.getReservationId());
-    if (old != null) {
-      forget(old);
-    }
-    PlanConversion.Converted c =
-        new PlanConversion.Converted(
-            committed.request(), committed.contract(), asReadBack(committed.allocation()), false);
-    Entry e = new Entry(hadoop, keyOf(hadoop), c);
-    boolean append =
-        core != null && (ordered.isEmpty() || ordered.lastKey().compareTo(e.key()) < 0);
-    remember(e);
-    if (append) {
-      core.add(c.request(), c.contract(), c.allocation());
-    } else {
-      core = null;
-    }
-  }
-
-  /**
    * Forgets the core plan's state (not the conversions): the next {@link #sync} rebuilds it. For a
    * caller that changed the core plan and does not undo it (the replanner).
    */
@@ -230,29 +200,6 @@ final class PlanMirror {
   /** How many times the core plan was rebuilt from stored conversions. */
   long rebuilds() {
     return rebuilds;
-  }
-
-  /**
-   * An allocation as {@link RdlCarrier#placement} reads it back: per atom path, blocks in order.
-   */
-  private static Allocation asReadBack(Allocation a) {
-    Map<String, AtomAllocation> byPath = new LinkedHashMap<>();
-    for (AtomAllocation x : a.atoms()) {
-      if (x.blocks().isEmpty()) {
-        continue;
-      }
-      AtomAllocation prev = byPath.get(x.atomPath());
-      if (prev == null) {
-        byPath.put(x.atomPath(), x);
-      } else {
-        List<Block> blocks = new ArrayList<>(prev.blocks());
-        blocks.addAll(x.blocks());
-        byPath.put(
-            x.atomPath(),
-            new AtomAllocation(prev.atomPath(), prev.sources(), prev.bundle(), blocks));
-      }
-    }
-    return new Allocation(new ArrayList<>(byPath.values()));
   }
 
   private static Key keyOf(ReservationAllocation a) {

@@ -8,11 +8,9 @@ import dev.rota.core.reservation.policy.NoOverCommitPolicy;
 import dev.rota.core.reservation.rdl.CompileResult;
 import dev.rota.core.reservation.rdl.RdlCompiler;
 import dev.rota.core.reservation.rdl.RdlExpression;
-import dev.rota.core.reservation.replan.RePlacingReplanner;
 import dev.rota.core.reservation.system.AgentCatalog;
 import dev.rota.core.reservation.system.ReservationDecision;
 import dev.rota.core.reservation.system.ReservationSystem;
-import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.records.ReservationDefinition;
 import org.apache.hadoop.yarn.api.records.ReservationId;
@@ -31,14 +29,15 @@ import org.slf4j.LoggerFactory;
  * portfolio, or any agent in {@link AgentCatalog}, by the name in {@value
  * ReservationKeys#KEY_AGENT}).
  *
- * <p>For every create or update it converts Hadoop's plan into a core plan ({@link
- * PlanConversion}), turns the {@code ReservationDefinition} into RDL (nested RDL when the name
- * starts with {@value RdlCarrier#RDL_PREFIX}, else the one-level form), runs the core reservation
- * system (compile, place, sharing policy, unknown users) and, on acceptance, adds the allocation to
- * Hadoop's plan as an {@link InMemoryReservationAllocation} over [arrival, deadline) with Rota's
- * per-atom leases appended to the stored definition's name ({@link RdlCarrier#withPlacement}).
- * Hadoop's plan stays the source of truth: the PlanFollower, the state store and recovery use it
- * unchanged.
+ * <p>For every create or update it turns the {@code ReservationDefinition} into RDL (nested RDL
+ * when the name starts with {@value RdlCarrier#RDL_PREFIX}, else the one-level form), reads
+ * Hadoop's plan over the request's window as a core view ({@link PlanWindow}: the plan's own load
+ * encodings, as Hadoop's agents read them, so a call costs the window, not the plan's size), has
+ * the core reservation system decide on it ({@link ReservationSystem#propose}: compile, place,
+ * sharing policy, unknown users) and, on acceptance, adds the allocation to Hadoop's plan as an
+ * {@link InMemoryReservationAllocation} over [arrival, deadline) with Rota's per-atom leases
+ * appended to the stored definition's name ({@link RdlCarrier#withPlacement}). Hadoop's plan stays
+ * the source of truth: the PlanFollower, the state store and recovery use it unchanged.
  *
  * <p>A rejection throws: {@link ContractValidationException} for malformed or impossible RDL,
  * {@link PlanningQuotaException} for quotas, {@link ResourceOverCommitException} for capacity, and
@@ -140,57 +139,45 @@ public class RotaReservationAgent implements ReservationAgent {
     dev.rota.core.reservation.ReservationId coreId =
         dev.rota.core.reservation.ReservationId.of(id.toString());
     ReservationRequest request = new ReservationRequest(coreId, user, rdl);
-    PlanMirror mirror = PlanMirror.of(plan, agent.compilerOptions());
-    mirror.lock().lock();
-    try {
-      dev.rota.core.reservation.plan.Plan core = mirror.sync(plan, policy);
-      ReservationSystem system =
-          new ReservationSystem(core, agent, new RePlacingReplanner(), settings.users());
-      Optional<PlannedReservation> before = core.reservation(coreId);
-      ReservationDecision decision =
-          update ? system.update(request, now) : system.submit(request, now);
-      if (decision instanceof ReservationDecision.Rejected r) {
-        throw rejection(agent.name(), what, r.rejection(), step, arrival);
-      }
-      PlannedReservation accepted = ((ReservationDecision.Accepted) decision).reservation();
-      // the core committed the decision; take it back so that the core plan stays what Hadoop's
-      // plan holds (Hadoop's plan decides, through its sharing policy); adopt() records it below
-      if (update && before.isPresent()) {
-        core.replace(before.get().request(), before.get().contract(), before.get().allocation());
-      } else {
-        core.remove(coreId);
-      }
-      Allocation allocation = accepted.allocation();
-      ReservationDefinition stored =
-          ReservationDefinition.newInstance(
-              contract.getArrival(),
-              contract.getDeadline(),
-              contract.getReservationRequests(),
-              RdlCarrier.withPlacement(contract.getReservationName(), now, allocation),
-              contract.getRecurrenceExpression() == null ? "0" : contract.getRecurrenceExpression(),
-              contract.getPriority());
-      boolean gang = accepted.contract().atoms().stream().anyMatch(a -> a.g() > 1);
-      InMemoryReservationAllocation hadoop =
-          new InMemoryReservationAllocation(
-              id,
-              stored,
-              user,
-              plan.getQueueName(),
-              contract.getArrival(),
-              contract.getDeadline(),
-              PlanConversion.intervals(allocation.total(), step),
-              plan.getResourceCalculator(),
-              plan.getMinimumAllocation(),
-              gang);
-      boolean done = update ? plan.updateReservation(hadoop) : plan.addReservation(hadoop, false);
-      if (done && plan.getReservationById(id) == hadoop) {
-        mirror.adopt(hadoop, accepted);
-      }
-      log(agent.name(), update, what, allocation, now, contract, gang);
-      return done;
-    } finally {
-      mirror.lock().unlock();
+    // the plan as Hadoop's agents read it: the loads over the request's window, nothing cached
+    PlanWindow view =
+        PlanWindow.around(
+            plan,
+            policy,
+            agent.compilerOptions(),
+            now,
+            Math.max(now + 1, PlanConversion.stepFloor(contract.getDeadline(), step)));
+    ReservationDecision decision =
+        ReservationSystem.propose(view, agent, settings.users(), request, now, update);
+    if (decision instanceof ReservationDecision.Rejected r) {
+      throw rejection(agent.name(), what, r.rejection(), step, arrival);
     }
+    PlannedReservation accepted = ((ReservationDecision.Accepted) decision).reservation();
+    Allocation allocation = accepted.allocation();
+    ReservationDefinition stored =
+        ReservationDefinition.newInstance(
+            contract.getArrival(),
+            contract.getDeadline(),
+            contract.getReservationRequests(),
+            RdlCarrier.withPlacement(contract.getReservationName(), now, allocation),
+            contract.getRecurrenceExpression() == null ? "0" : contract.getRecurrenceExpression(),
+            contract.getPriority());
+    boolean gang = accepted.contract().atoms().stream().anyMatch(a -> a.g() > 1);
+    InMemoryReservationAllocation hadoop =
+        new InMemoryReservationAllocation(
+            id,
+            stored,
+            user,
+            plan.getQueueName(),
+            contract.getArrival(),
+            contract.getDeadline(),
+            PlanConversion.intervals(allocation.total(), step),
+            plan.getResourceCalculator(),
+            plan.getMinimumAllocation(),
+            gang);
+    boolean done = update ? plan.updateReservation(hadoop) : plan.addReservation(hadoop, false);
+    log(agent.name(), update, what, allocation, now, contract, gang);
+    return done;
   }
 
   private static void log(

@@ -173,11 +173,11 @@ public class RotaSharingPolicy implements SharingPolicy {
             ? Optional.empty()
             : Optional.of(
                 dev.rota.core.reservation.ReservationId.of(old.getReservationId().toString()));
-    PolicyDecision d =
-        withView(
-            plan,
-            policy,
-            view -> policy.validate(view, reservation.getUser(), replacing, proposal));
+    long from = proposal.start().orElse(0);
+    PlanWindow view =
+        PlanWindow.around(
+            plan, policy, CompilerOptions.DEFAULT, from, proposal.end().orElse(from + 1));
+    PolicyDecision d = policy.validate(view, reservation.getUser(), replacing, proposal);
     if (d instanceof PolicyDecision.Violated v) {
       String msg = describe(v.violation(), plan, reservation.getReservationId().toString(), step);
       LOG.info("Rota sharing policy rejects: {}", msg);
@@ -236,8 +236,8 @@ public class RotaSharingPolicy implements SharingPolicy {
         oldId == null
             ? Optional.empty()
             : Optional.of(dev.rota.core.reservation.ReservationId.of(oldId.toString()));
-    StepFunction ours =
-        withView(plan, policy, view -> policy.available(view, user, replacing, s, e));
+    PlanWindow view = PlanWindow.around(plan, policy, CompilerOptions.DEFAULT, s, e);
+    StepFunction ours = policy.available(view, user, replacing, s, e);
     RLESparseResourceAllocation quota =
         PlanConversion.rle(ours, step, plan.getResourceCalculator());
     return RLESparseResourceAllocation.merge(
@@ -248,27 +248,6 @@ public class RotaSharingPolicy implements SharingPolicy {
         RLEOperator.min,
         start,
         end);
-  }
-
-  /**
-   * {@code query} answered on the core form of {@code plan}: the plan's {@link PlanMirror} when it
-   * is free or already held by this thread (Rota's agent adding a reservation), else a fresh
-   * conversion. Hadoop calls {@link #validate} while it holds the plan's write lock, so this never
-   * waits for the mirror: a thread holding the mirror may be waiting for the plan.
-   */
-  private static <T> T withView(
-      Plan plan,
-      dev.rota.core.reservation.plan.SharingPolicy policy,
-      java.util.function.Function<dev.rota.core.reservation.plan.PlanView, T> query) {
-    PlanMirror mirror = PlanMirror.of(plan, CompilerOptions.DEFAULT);
-    if (mirror.lock().tryLock()) {
-      try {
-        return query.apply(mirror.sync(plan, policy));
-      } finally {
-        mirror.lock().unlock();
-      }
-    }
-    return query.apply(PlanConversion.toCore(plan, policy, CompilerOptions.DEFAULT));
   }
 
   @Override

@@ -58,8 +58,38 @@ public final class ReservationSystem {
 
   /** createRes: accept or reject a new reservation submitted at step {@code now}. */
   public ReservationDecision submit(ReservationRequest request, long now) {
-    Optional<Rejection> pre = checkUser(request.user());
-    if (pre.isEmpty() && plan.reservation(request.id()).isPresent()) {
+    return commit(propose(plan, agent, knownUsers, request, now, false), false);
+  }
+
+  /**
+   * updateRes (renegotiation): replace a reservation's RDL; on rejection the old one stays as it
+   * was.
+   */
+  public ReservationDecision update(ReservationRequest request, long now) {
+    return commit(propose(plan, agent, knownUsers, request, now, true), true);
+  }
+
+  /**
+   * Decides a create ({@code isUpdate} false) or an update at step {@code now} exactly as {@link
+   * #submit} and {@link #update} do (user and id checks, compile, place, sharing policy, the quota
+   * diagnosis), on any view of a plan, and commits nothing: an {@link ReservationDecision.Accepted}
+   * carries the proposed reservation with sequence {@value #UNCOMMITTED}. For a caller whose plan
+   * of record lives elsewhere (the ResourceManager's plan) and that commits there.
+   *
+   * @param knownUsers the users allowed to reserve; empty means anyone
+   */
+  public static ReservationDecision propose(
+      PlanView plan,
+      ReservationAgent agent,
+      Set<String> knownUsers,
+      ReservationRequest request,
+      long now,
+      boolean isUpdate) {
+    Optional<Rejection> pre =
+        isUpdate
+            ? checkOwner(plan, knownUsers, request.id(), request.user())
+            : checkUser(plan, knownUsers, request.user());
+    if (!isUpdate && pre.isEmpty() && plan.reservation(request.id()).isPresent()) {
       pre =
           Optional.of(
               Rejection.of(
@@ -71,24 +101,15 @@ public final class ReservationSystem {
     if (pre.isPresent()) {
       return new ReservationDecision.Rejected(pre.get());
     }
-    return decide(request, now, false);
+    return decide(plan, agent, request, now, isUpdate);
   }
 
-  /**
-   * updateRes (renegotiation): replace a reservation's RDL; on rejection the old one stays as it
-   * was.
-   */
-  public ReservationDecision update(ReservationRequest request, long now) {
-    Optional<Rejection> pre = checkOwner(request.id(), request.user());
-    if (pre.isPresent()) {
-      return new ReservationDecision.Rejected(pre.get());
-    }
-    return decide(request, now, true);
-  }
+  /** The sequence number of a proposed, not committed, reservation: {@value}. */
+  public static final long UNCOMMITTED = -1;
 
   /** deleteRes: removes the reservation, or says why not. */
   public Optional<Rejection> delete(ReservationId id, String user) {
-    Optional<Rejection> pre = checkOwner(id, user);
+    Optional<Rejection> pre = checkOwner(plan, knownUsers, id, user);
     if (pre.isEmpty()) {
       plan.remove(id);
     }
@@ -105,7 +126,24 @@ public final class ReservationSystem {
     return replanner.replan(plan, newCapacity, now);
   }
 
-  private ReservationDecision decide(ReservationRequest request, long now, boolean isUpdate) {
+  private ReservationDecision commit(ReservationDecision proposed, boolean isUpdate) {
+    if (!(proposed instanceof ReservationDecision.Accepted a)) {
+      return proposed;
+    }
+    PlannedReservation p = a.reservation();
+    PlannedReservation committed =
+        isUpdate
+            ? plan.replace(p.request(), p.contract(), p.allocation())
+            : plan.add(p.request(), p.contract(), p.allocation());
+    return new ReservationDecision.Accepted(committed, a.agent());
+  }
+
+  private static ReservationDecision decide(
+      PlanView plan,
+      ReservationAgent agent,
+      ReservationRequest request,
+      long now,
+      boolean isUpdate) {
     CompileResult compiled =
         RdlCompiler.compile(request.rdl(), agent.compilerOptions().withNotBefore(now));
     if (compiled instanceof CompileResult.Invalid inv) {
@@ -115,7 +153,8 @@ public final class ReservationSystem {
     ReservationAgent.Result placed =
         agent.placeCompiled(plan, new PlacementRequest(request.id(), request.user(), contract));
     if (placed instanceof ReservationAgent.Rejected r) {
-      return new ReservationDecision.Rejected(diagnose(request, contract, r.rejection()));
+      return new ReservationDecision.Rejected(
+          diagnose(plan, agent, request, contract, r.rejection()));
     }
     ReservationAgent.Placed p = (ReservationAgent.Placed) placed;
     Allocation allocation = p.allocation();
@@ -125,11 +164,8 @@ public final class ReservationSystem {
     if (verdict instanceof PolicyDecision.Violated v) {
       return new ReservationDecision.Rejected(Rejection.of(v.violation()));
     }
-    PlannedReservation committed =
-        isUpdate
-            ? plan.replace(request, contract, allocation)
-            : plan.add(request, contract, allocation);
-    return new ReservationDecision.Accepted(committed, p.agent());
+    return new ReservationDecision.Accepted(
+        new PlannedReservation(request, contract, allocation, UNCOMMITTED), p.agent());
   }
 
   /**
@@ -138,8 +174,12 @@ public final class ReservationSystem {
    * policy's violation (user, time, amount) for that placement, with the agent's answer as the
    * cause.
    */
-  private Rejection diagnose(
-      ReservationRequest request, CompiledRdl contract, Rejection agentSaid) {
+  private static Rejection diagnose(
+      PlanView plan,
+      ReservationAgent agent,
+      ReservationRequest request,
+      CompiledRdl contract,
+      Rejection agentSaid) {
     if (agentSaid.code() != Rejection.Code.NO_CAPACITY
         || plan.sharingPolicy() instanceof NoOverCommitPolicy) {
       return agentSaid;
@@ -166,7 +206,7 @@ public final class ReservationSystem {
     return agentSaid;
   }
 
-  private Optional<Rejection> checkUser(String user) {
+  private static Optional<Rejection> checkUser(PlanView plan, Set<String> knownUsers, String user) {
     if (!knownUsers.isEmpty() && !knownUsers.contains(user)) {
       return Optional.of(
           Rejection.of(
@@ -178,8 +218,9 @@ public final class ReservationSystem {
     return Optional.empty();
   }
 
-  private Optional<Rejection> checkOwner(ReservationId id, String user) {
-    Optional<Rejection> u = checkUser(user);
+  private static Optional<Rejection> checkOwner(
+      PlanView plan, Set<String> knownUsers, ReservationId id, String user) {
+    Optional<Rejection> u = checkUser(plan, knownUsers, user);
     if (u.isPresent()) {
       return u;
     }
