@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code rota reproduce rayon-planner --quick} end to end: Hadoop's planners beside Rota's agents.
+ * {@code rota reproduce rayon-planner --quick} end to end: Hadoop's planners beside Rota's agents,
+ * and beside the plugin's RotaReservationAgent through Hadoop's own interface.
  */
 class ReproduceRayonPlannerTest {
   @TempDir Path out;
@@ -33,7 +34,11 @@ class ReproduceRayonPlannerTest {
           "\"paper\": 30",
           "30 jobs 120 nodes tight",
           "30 atomic jobs 120 nodes normal",
-          "30 atomic jobs 120 nodes tight"
+          "30 atomic jobs 120 nodes tight",
+          "100 reservations through Hadoop's interface (rota: RotaReservationAgent)",
+          "\"metric\": \"acceptance_count\"",
+          "\"metric\": \"ms_per_call_mean\"",
+          "\"metric\": \"ms_per_call_p99\""
         }) {
       assertTrue(json.contains(key), key + " missing from " + json);
     }
@@ -53,7 +58,10 @@ class ReproduceRayonPlannerTest {
           "portfolio-milp",
           "MILP offline",
           "GREE-L/load",
-          "min-cost"
+          "min-cost",
+          "Through Hadoop's ReservationAgent interface",
+          "rota-yarn",
+          "rota-yarn+policy"
         }) {
       assertTrue(agents.contains(a), a + " missing from " + agents);
     }
