@@ -220,8 +220,33 @@ public final class RayonPlannerExperiment implements Experiment {
     };
   }
 
+  /**
+   * The loggers of both sides' plans and agents ({@code InMemoryPlan} logs every added reservation
+   * at INFO, Rota's agent every decision): held at WARN during the runs so that neither side's
+   * per-call time includes console output (the CLI otherwise logs Rota's side at INFO and Hadoop's
+   * at WARN).
+   */
+  private static final List<String> PLANNING_LOGGERS =
+      List.of(
+          "dev.rota.yarn.reservation", "org.apache.hadoop.yarn.server.resourcemanager.reservation");
+
   @Override
   public List<ReproRow> run(boolean quick, Path outDir, Plotter plotter) throws IOException {
+    Map<String, org.apache.log4j.Level> levels = new LinkedHashMap<>();
+    for (String name : PLANNING_LOGGERS) {
+      org.apache.log4j.Logger l = org.apache.log4j.Logger.getLogger(name);
+      levels.put(name, l.getLevel());
+      l.setLevel(org.apache.log4j.Level.WARN);
+    }
+    try {
+      return runQuietly(quick, outDir, plotter);
+    } finally {
+      levels.forEach((name, level) -> org.apache.log4j.Logger.getLogger(name).setLevel(level));
+    }
+  }
+
+  private List<ReproRow> runQuietly(boolean quick, Path outDir, Plotter plotter)
+      throws IOException {
     warmUp();
     List<InterfaceCase> through = new ArrayList<>();
     for (int n : interfaceSizes(quick)) {

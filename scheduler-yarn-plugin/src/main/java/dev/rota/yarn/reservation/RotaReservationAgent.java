@@ -200,7 +200,7 @@ public class RotaReservationAgent implements ReservationAgent {
         allocation.atoms().stream().mapToInt(a -> a.blocks().size()).sum(),
         allocation.start().orElse(now),
         allocation.end().orElse(now),
-        RdlCarrier.withoutPlacement(contract.getReservationName()).isEmpty() ? "flat" : "rdl",
+        RdlCarrier.carriesRdl(contract.getReservationName()) ? "rdl" : "flat",
         gang);
   }
 
