@@ -81,6 +81,15 @@ public final class ReserveCommand implements Callable<Integer> {
   @Option(names = "--list", description = "List the queue's reservations (FILE is not needed).")
   boolean list;
 
+  @Option(
+      names = "--timeout",
+      defaultValue = "10",
+      paramLabel = "S",
+      description =
+          "Give up on an unreachable ResourceManager after S seconds (default: ${DEFAULT-VALUE}); "
+              + "Hadoop's own default is to retry for 15 minutes.")
+  int timeoutSeconds;
+
   @Override
   public Integer call() throws Exception {
     YarnConfiguration c = configuration();
@@ -96,11 +105,20 @@ public final class ReserveCommand implements Callable<Integer> {
     }
     RdlReservations.Prepared prepared = null;
     if (!list) {
-      String text = Files.readString(file);
+      String text = RdlReservations.readText(file);
       prepared =
           RdlReservations.prepare(text, file.toString(), step, System.currentTimeMillis(), leadMs);
     }
     RdlReservations.Prepared p = prepared;
+    String target =
+        rm == null && org.apache.hadoop.yarn.conf.HAUtil.isHAEnabled(c)
+            ? "the HA ResourceManagers " + c.get(YarnConfiguration.RM_HA_IDS)
+            : c.get(YarnConfiguration.RM_ADDRESS, YarnConfiguration.DEFAULT_RM_ADDRESS);
+    System.err.printf(
+        "rota reserve: ResourceManager at %s (%s), giving up after %d s%n",
+        target,
+        rm != null ? "--rm" : conf != null ? "from " + conf.resolve("yarn-site.xml") : "default",
+        timeoutSeconds);
     PrivilegedExceptionAction<Integer> action =
         () -> {
           try (YarnClient yarn = YarnClient.createYarnClient()) {
@@ -126,7 +144,22 @@ public final class ReserveCommand implements Callable<Integer> {
             return 1;
           }
         };
-    return user == null ? action.run() : UserGroupInformation.createRemoteUser(user).doAs(action);
+    try {
+      return user == null ? action.run() : UserGroupInformation.createRemoteUser(user).doAs(action);
+    } catch (java.net.ConnectException
+        | java.net.NoRouteToHostException
+        | java.net.UnknownHostException
+        | java.net.SocketTimeoutException e) {
+      throw new IOException(
+          "cannot reach the ResourceManager at "
+              + target
+              + " within "
+              + timeoutSeconds
+              + " s: "
+              + e.getMessage()
+              + " (is it running? --rm HOST:PORT, --conf DIR, --timeout S)",
+          e);
+    }
   }
 
   private YarnConfiguration configuration() throws IOException {
@@ -142,8 +175,19 @@ public final class ReserveCommand implements Callable<Integer> {
       }
     }
     if (rm != null) {
+      RdlReservations.checkAddress(rm);
       c.set(YarnConfiguration.RM_ADDRESS, rm);
+    } else if (!org.apache.hadoop.yarn.conf.HAUtil.isHAEnabled(c)) {
+      RdlReservations.checkAddress(
+          c.get(YarnConfiguration.RM_ADDRESS, YarnConfiguration.DEFAULT_RM_ADDRESS),
+          YarnConfiguration.RM_ADDRESS
+              + (conf == null ? " (not configured)" : " in " + conf.resolve("yarn-site.xml")));
     }
+    if (timeoutSeconds < 1) {
+      throw new IllegalArgumentException(
+          "--timeout must be at least 1 second, not " + timeoutSeconds);
+    }
+    RdlReservations.failFast(c, timeoutSeconds * 1000L);
     return c;
   }
 }

@@ -48,6 +48,105 @@ import org.apache.hadoop.yarn.exceptions.YarnException;
  */
 public final class RdlReservations {
 
+  /**
+   * The text of an RDL file: its bytes must be UTF-8 text (no NUL byte), else the error names the
+   * file and the first bad byte's offset.
+   */
+  public static String readText(java.nio.file.Path file) throws IOException {
+    byte[] bytes;
+    try {
+      bytes = java.nio.file.Files.readAllBytes(file);
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new IOException("cannot read " + file + ": " + e, e);
+    }
+    for (int i = 0; i < bytes.length; i++) {
+      if (bytes[i] == 0) {
+        throw new IOException(
+            file + " is not an RDL text file: byte " + i + " is NUL (a binary file?)");
+      }
+    }
+    java.nio.charset.CharsetDecoder utf8 =
+        java.nio.charset.StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+            .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
+    java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(bytes);
+    java.nio.CharBuffer out = java.nio.CharBuffer.allocate(bytes.length);
+    java.nio.charset.CoderResult r = utf8.decode(in, out, true);
+    if (r.isError()) {
+      throw new IOException(
+          file + " is not an RDL text file: byte " + in.position() + " is not UTF-8 text");
+    }
+    utf8.flush(out);
+    return out.flip().toString();
+  }
+
+  /**
+   * Checks a {@code HOST:PORT} ResourceManager address: a host name and a port in 1..65535, and the
+   * host resolves (so that an unknown host fails at once instead of being retried).
+   */
+  public static void checkAddress(String address) {
+    checkAddress(address, "--rm");
+  }
+
+  /**
+   * {@link #checkAddress(String)} for an address from {@code source} (an option or a configuration
+   * key, named in the error); the wildcard host 0.0.0.0 (a server's bind address, YARN's default
+   * when nothing is configured) is refused as a target.
+   */
+  public static void checkAddress(String address, String source) {
+    int colon = address.lastIndexOf(':');
+    String host = colon < 0 ? address : address.substring(0, colon);
+    String port = colon < 0 ? "" : address.substring(colon + 1);
+    if (host.isBlank()
+        || !port.matches("[0-9]{1,5}")
+        || Integer.parseInt(port) == 0
+        || Integer.parseInt(port) > 65535) {
+      throw new IllegalArgumentException(
+          source + " must be HOST:PORT with a port in 1..65535, not '" + address + "'");
+    }
+    if (host.equals("0.0.0.0")) {
+      throw new IllegalArgumentException(
+          source
+              + " is "
+              + address
+              + ", a bind address, not a ResourceManager to connect to: give --rm HOST:PORT or"
+              + " --conf DIR with yarn.resourcemanager.address");
+    }
+    try {
+      java.net.InetAddress.getByName(host);
+    } catch (java.net.UnknownHostException e) {
+      throw new IllegalArgumentException(source + " " + address + ": unknown host '" + host + "'");
+    }
+  }
+
+  /**
+   * Makes a client configuration give up on an unreachable ResourceManager after about {@code
+   * timeoutMs}: Hadoop's client retries for {@code yarn.resourcemanager.connect.max-wait.ms} (15
+   * minutes by default), each attempt itself retried by the IPC layer ({@code
+   * ipc.client.connect.max.retries}, 10 by default). Here the IPC layer tries once and the RM proxy
+   * retries every second until the timeout.
+   */
+  public static void failFast(org.apache.hadoop.conf.Configuration c, long timeoutMs) {
+    c.setLong(
+        org.apache.hadoop.yarn.conf.YarnConfiguration.RESOURCEMANAGER_CONNECT_MAX_WAIT_MS,
+        timeoutMs);
+    c.setLong(
+        org.apache.hadoop.yarn.conf.YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS,
+        Math.min(1000, timeoutMs));
+    c.setInt(
+        org.apache.hadoop.fs.CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_MAX_RETRIES_KEY, 0);
+    c.setInt(
+        org.apache.hadoop.fs.CommonConfigurationKeysPublic
+            .IPC_CLIENT_CONNECT_MAX_RETRIES_ON_SOCKET_TIMEOUTS_KEY,
+        0);
+    c.setInt(
+        org.apache.hadoop.fs.CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_TIMEOUT_KEY,
+        (int) Math.min(timeoutMs, 20_000));
+  }
+
   /** Bad RDL, found before anything is sent: names the sub-expression (or line and column). */
   public static final class RdlInputException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;

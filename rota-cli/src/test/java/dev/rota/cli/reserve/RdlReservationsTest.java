@@ -91,4 +91,76 @@ class RdlReservationsTest {
         2, cl.execute("reserve", f.toString(), "--queue", "dedicated", "--rm", "127.0.0.1:1"));
     assertTrue(err.toString().contains("line 2, column 1"), err.toString());
   }
+
+  @Test
+  void aClosedPortFailsWithinTheTimeoutNamingTheTarget(@TempDir Path dir) throws Exception {
+    Path f = dir.resolve("ok.rdl");
+    Files.writeString(f, "window(atom(<1g,1>, 1, 1, 2, 2), 0, 10)\n");
+    int port;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      port = s.getLocalPort(); // closed again: nothing listens there
+    }
+    StringWriter err = new StringWriter();
+    var cl = RotaCli.commandLine();
+    cl.setErr(new PrintWriter(err));
+    long t0 = System.nanoTime();
+    int rc =
+        cl.execute(
+            "reserve",
+            f.toString(),
+            "--queue",
+            "dedicated",
+            "--rm",
+            "127.0.0.1:" + port,
+            "--timeout",
+            "3");
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    assertEquals(2, rc, err.toString());
+    assertTrue(
+        err.toString().contains("cannot reach the ResourceManager at 127.0.0.1:" + port),
+        err.toString());
+    // Hadoop's defaults retry for 15 minutes; three seconds of retries plus start-up, not that
+    assertTrue(seconds < 30, "took " + seconds + " s");
+  }
+
+  @Test
+  void aBadAddressOrUnknownHostIsRefusedBeforeConnecting(@TempDir Path dir) throws Exception {
+    Path f = dir.resolve("ok.rdl");
+    Files.writeString(f, "window(atom(<1g,1>, 1, 1, 2, 2), 0, 10)\n");
+    var cl = RotaCli.commandLine();
+    for (String[] c :
+        new String[][] {
+          {"localhost", "must be HOST:PORT"},
+          {"localhost:0", "port in 1..65535"},
+          {":8032", "must be HOST:PORT"},
+          {"localhost:99999", "port in 1..65535"},
+          {"no-such-host.invalid:8032", "unknown host 'no-such-host.invalid'"},
+          {"0.0.0.0:8032", "a bind address, not a ResourceManager to connect to"}
+        }) {
+      StringWriter err = new StringWriter();
+      cl.setErr(new PrintWriter(err));
+      assertEquals(
+          2, cl.execute("reserve", f.toString(), "--queue", "dedicated", "--rm", c[0]), c[0]);
+      assertTrue(err.toString().contains(c[1]), c[0] + ": " + err);
+    }
+  }
+
+  @Test
+  void aBinaryFileIsNamedAsNotText(@TempDir Path dir) throws Exception {
+    Path bin = dir.resolve("x.rdl");
+    Files.write(bin, new byte[] {'w', 'i', (byte) 0xff, (byte) 0xfe, 'x'});
+    StringWriter err = new StringWriter();
+    var cl = RotaCli.commandLine();
+    cl.setErr(new PrintWriter(err));
+    assertEquals(
+        2, cl.execute("reserve", bin.toString(), "--queue", "dedicated", "--rm", "127.0.0.1:1"));
+    assertTrue(
+        err.toString().contains(bin + " is not an RDL text file: byte 2 is not UTF-8 text"),
+        err.toString());
+    Files.write(bin, new byte[] {'a', 0, 'b'});
+    err.getBuffer().setLength(0);
+    assertEquals(
+        2, cl.execute("reserve", bin.toString(), "--queue", "dedicated", "--rm", "127.0.0.1:1"));
+    assertTrue(err.toString().contains("byte 1 is NUL"), err.toString());
+  }
 }
