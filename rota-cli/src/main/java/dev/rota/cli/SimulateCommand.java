@@ -328,8 +328,9 @@ public final class SimulateCommand implements Callable<Integer> {
     sb.append(
         String.format(
             Locale.ROOT,
-            "makespan %.1f s, utilization %.1f%%, peak heap %d MiB%n%n",
-            r.endTime(),
+            "makespan %.1f s (first submission to last finish), utilization %.1f%%, peak heap %d"
+                + " MiB%n%n",
+            r.makespan(),
             100 * r.cpuUtilization(),
             (long) summary.get("peak_heap_mb")));
     TextTable t =
