@@ -69,4 +69,71 @@ class OperatorFilesTest {
         conf.getPropsWithPrefix(RotaConfiguration.PREFIX).isEmpty(),
         "Rota keys belong in capacity-scheduler.xml");
   }
+
+  /** Every XML file under conf/, recursively. */
+  private static List<Path> shippedXml() throws IOException {
+    try (java.util.stream.Stream<Path> files = Files.walk(root().resolve("conf"))) {
+      return files.filter(f -> f.toString().endsWith(".xml")).sorted().toList();
+    }
+  }
+
+  @Test
+  void everyShippedXmlFileParsesWithHadoopsConfigurationAndHoldsNoMergeMarker() throws IOException {
+    List<Path> files = shippedXml();
+    assertTrue(files.size() >= 10, "conf/ holds only " + files);
+    java.util.regex.Pattern marker = java.util.regex.Pattern.compile("^(<{7}|={7}|>{7})( .*)?$");
+    for (Path f : files) {
+      if (f.getFileName().toString().equals("fair-scheduler.xml")) {
+        // an allocation file, not a Configuration: well-formed with FairScheduler's root element
+        try {
+          org.w3c.dom.Document d =
+              javax.xml.parsers.DocumentBuilderFactory.newInstance()
+                  .newDocumentBuilder()
+                  .parse(f.toFile());
+          assertEquals("allocations", d.getDocumentElement().getTagName(), f.toString());
+        } catch (javax.xml.parsers.ParserConfigurationException | org.xml.sax.SAXException e) {
+          throw new AssertionError(f + " is not well-formed XML: " + e.getMessage(), e);
+        }
+      } else {
+        Configuration conf = new Configuration(false);
+        conf.addResource(new org.apache.hadoop.fs.Path(f.toUri()));
+        // Hadoop parses lazily: size() loads the file and throws on malformed XML
+        assertTrue(conf.size() > 0, f + " sets no property");
+      }
+      List<String> lines = Files.readAllLines(f);
+      for (int i = 0; i < lines.size(); i++) {
+        assertTrue(
+            !marker.matcher(lines.get(i)).matches(),
+            f + ":" + (i + 1) + " is a merge marker: " + lines.get(i));
+      }
+    }
+  }
+
+  @Test
+  void everyRotaKeyInTheShippedFilesIsDocumented() throws IOException {
+    String reference = Files.readString(root().resolve("docs/configuration.md"));
+    java.util.regex.Pattern rotaKey =
+        java.util.regex.Pattern.compile(
+            "^(yarn\\.scheduler\\.rota\\..+|rota\\..+|yarn\\.nodemanager\\.aux-services\\.rota_.+)$");
+    int seen = 0;
+    for (Path f : shippedXml()) {
+      if (f.getFileName().toString().equals("fair-scheduler.xml")) {
+        continue;
+      }
+      Configuration conf = new Configuration(false);
+      conf.addResource(new org.apache.hadoop.fs.Path(f.toUri()));
+      for (java.util.Map.Entry<String, String> e : conf) {
+        if (rotaKey.matcher(e.getKey()).matches()) {
+          seen++;
+          assertTrue(
+              reference.contains("`" + e.getKey() + "`"),
+              e.getKey()
+                  + " (set in "
+                  + root().relativize(f)
+                  + ") is not in docs/configuration.md");
+        }
+      }
+    }
+    assertTrue(seen > 50, "only " + seen + " Rota keys found in conf/");
+  }
 }
