@@ -73,6 +73,46 @@ class DropInJarIT {
         relocated,
         shadedPrefix,
         hadoopJars.size());
+    // the build's record of what it shipped (docs/yarn-plugin.md quotes it, checked below)
+    List<String> natives =
+        dropInEntries.stream()
+            .filter(e -> e.startsWith("ortools-") && e.indexOf('/') > 0)
+            .map(e -> e.substring(0, e.indexOf('/')))
+            .distinct()
+            .sorted()
+            .toList();
+    Files.writeString(
+        dropIn.resolveSibling("drop-in-jar.txt"),
+        String.format(
+            java.util.Locale.ROOT,
+            "jar %s%nbytes %d%nMB %.1f%nMiB %.1f%nclasses %d%nrelocated %d%nnative-platforms %s%n",
+            dropIn.getFileName(),
+            Files.size(dropIn),
+            Files.size(dropIn) / 1e6,
+            Files.size(dropIn) / 1048576.0,
+            classes,
+            relocated,
+            String.join(",", natives)));
+  }
+
+  @Test
+  void theSizeAndClassCountInTheOperatorDocsAreTheBuiltJars() throws IOException {
+    Path doc = Path.of(System.getProperty("rota.root.dir", "..")).resolve("docs/yarn-plugin.md");
+    java.util.regex.Matcher m =
+        Pattern.compile(
+                "Measured for [^:]+: \\*\\*([0-9.]+) MB \\(([0-9.]+) MiB\\), ([0-9,]+) classes\\*\\*")
+            .matcher(Files.readString(doc));
+    assertTrue(m.find(), doc + " has no 'Measured for ...: **X MB (Y MiB), N classes**' line");
+    double docMb = Double.parseDouble(m.group(1));
+    long docClasses = Long.parseLong(m.group(3).replace(",", ""));
+    double mb = Files.size(dropIn) / 1e6;
+    long classes = dropInEntries.stream().filter(e -> e.endsWith(".class")).count();
+    assertTrue(
+        Math.abs(docMb - mb) <= 0.1 * mb,
+        doc + " says " + docMb + " MB; the jar is " + String.format("%.1f", mb) + " MB");
+    assertTrue(
+        Math.abs(docClasses - classes) <= 0.1 * classes,
+        doc + " says " + docClasses + " classes; the jar has " + classes);
   }
 
   @Test

@@ -44,7 +44,38 @@ public final class MilpAgent implements ReservationAgent {
 
   private final MilpSettings settings;
   private final ReservationAgent fallback;
+  private final Optional<String> solverMissing;
   private final Stats stats = new Stats();
+
+  /**
+   * Why OR-Tools' native CP-SAT solver cannot be loaded in this JVM (the drop-in jar carries only
+   * its linux-x86-64 libraries), or empty when it can. Probed once, on first use.
+   */
+  public static Optional<String> solverUnavailable() {
+    return NativeSolver.MISSING;
+  }
+
+  private static final class NativeSolver {
+    static final Optional<String> MISSING = probe();
+
+    private static Optional<String> probe() {
+      try {
+        com.google.ortools.Loader.loadNativeLibraries();
+        return Optional.empty();
+      } catch (RuntimeException | LinkageError e) {
+        String why =
+            "OR-Tools' native solver cannot be loaded on "
+                + System.getProperty("os.name")
+                + "/"
+                + System.getProperty("os.arch")
+                + " ("
+                + e
+                + ")";
+        LOG.warning(why + "; the MILP agent answers with its fallback agent");
+        return Optional.of(why);
+      }
+    }
+  }
 
   /** How answers were reached so far. */
   public static final class Stats {
@@ -89,8 +120,17 @@ public final class MilpAgent implements ReservationAgent {
   }
 
   public MilpAgent(MilpSettings settings, ReservationAgent fallback) {
+    this(settings, fallback, null);
+  }
+
+  /**
+   * @param solverMissing why the native solver is unavailable (a test's stand-in for a machine
+   *     without it), or null to probe this JVM ({@link #solverUnavailable()})
+   */
+  MilpAgent(MilpSettings settings, ReservationAgent fallback, Optional<String> solverMissing) {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.fallback = Objects.requireNonNull(fallback, "fallback");
+    this.solverMissing = solverMissing;
   }
 
   @Override
@@ -118,6 +158,10 @@ public final class MilpAgent implements ReservationAgent {
     StepFunction free = plan.availableFor(request.user(), replacing, lo, hi);
     LongUnaryOperator price = loadShare(plan, lo, hi);
     Result greedy = fallback.placeCompiled(plan, request);
+    Optional<String> missing = solverMissing != null ? solverMissing : solverUnavailable();
+    if (missing.isPresent()) {
+      return fallBack(greedy, missing.get());
+    }
     Map<String, Allocation> hint =
         greedy instanceof Placed p ? Map.of("r", p.allocation()) : Map.of();
     MilpModel.Outcome out =

@@ -236,6 +236,35 @@ class MilpAgentTest {
   }
 
   @Test
+  void withoutTheNativeSolverTheAgentAnswersWithItsFallbackAndSaysWhy() {
+    // a machine where OR-Tools' libraries cannot load (the jar carries linux-x86-64 only)
+    MilpAgent noSolver =
+        new MilpAgent(
+            MilpSettings.DEFAULT,
+            PortfolioAgent.greeLThenGree(),
+            java.util.Optional.of("OR-Tools' native solver cannot be loaded on Linux/aarch64"));
+    Plan p = plan(2);
+    RdlExpression e = window(atom(B, 1, 2, 1, 4), 0, 8);
+    ReservationAgent.Placed got =
+        assertInstanceOf(
+            ReservationAgent.Placed.class,
+            noSolver.place(p, ReservationRequest.of("r", "alice", e)));
+    assertEquals("MILP>fallback:GREE-L", got.agent());
+    assertEquals(1, noSolver.stats().fallbacks());
+
+    RdlExpression tooBig = window(atom(B, 3, 3, 1, 3), 0, 8); // a gang of 3 on 2 bundles
+    ReservationAgent.Rejected no =
+        assertInstanceOf(
+            ReservationAgent.Rejected.class,
+            noSolver.place(p, ReservationRequest.of("s", "alice", tooBig)));
+    assertTrue(
+        no.rejection().toString().contains("cannot be loaded on Linux/aarch64"),
+        no.rejection().toString());
+    // on this machine (x86-64) the probe finds the solver
+    assertEquals(java.util.Optional.empty(), MilpAgent.solverUnavailable());
+  }
+
+  @Test
   void aTinyTimeCapNeverAnswersWorseThanTheGreedyPlan() {
     MilpAgent capped = new MilpAgent(MilpSettings.DEFAULT.withTimeCap(0.001));
     Plan p = plan(40);
