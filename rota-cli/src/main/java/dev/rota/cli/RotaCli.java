@@ -46,6 +46,16 @@ public final class RotaCli implements Runnable {
           }
           throw ex;
         });
+    // a command-line mistake is one line naming it and where help is, not the whole usage
+    cl.setParameterExceptionHandler(
+        (ex, args) -> {
+          CommandLine cmd = ex.getCommandLine();
+          String path = cmd.getCommandSpec().qualifiedName();
+          cmd.getErr().println(path + ": " + ex.getMessage());
+          CommandLine.UnmatchedArgumentException.printSuggestions(ex, cmd.getErr());
+          cmd.getErr().println("see '" + path + " --help'");
+          return cmd.getCommandSpec().exitCodeOnInvalidInput();
+        });
     return cl;
   }
 
