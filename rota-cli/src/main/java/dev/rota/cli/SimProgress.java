@@ -4,19 +4,18 @@ import dev.rota.core.model.Workload;
 import dev.rota.core.sim.SimEngine;
 
 /**
- * Bridges the simulator's progress callbacks to a terminal progress bar. Progress is measured in
- * virtual time against the last job's submission time, which every run passes.
+ * Bridges the simulator's progress callbacks to a terminal progress bar. Progress is completed
+ * work: tasks finished out of the workload's tasks (the label says so), so the bar reaches 100%
+ * when the last task finishes, not when the last job arrives.
  */
 final class SimProgress implements SimEngine.ProgressListener, AutoCloseable {
   static final long EVERY = 1L << 16;
-  private static final long UNITS = 10_000;
 
   private final dev.rota.cli.report.ProgressBar bar;
-  private final double horizon;
+  private boolean started;
 
-  private SimProgress(dev.rota.cli.report.ProgressBar bar, double horizon) {
+  private SimProgress(dev.rota.cli.report.ProgressBar bar) {
     this.bar = bar;
-    this.horizon = horizon;
   }
 
   /** A bar for {@code w}, or null when there is nothing worth showing. */
@@ -24,17 +23,20 @@ final class SimProgress implements SimEngine.ProgressListener, AutoCloseable {
     if (w.taskCount() < 200_000) {
       return null;
     }
-    double horizon = Math.max(1, w.jobs().get(w.jobs().size() - 1).submitTime());
-    return new SimProgress(dev.rota.cli.report.ProgressBar.stderr("simulating", UNITS), horizon);
+    return new SimProgress(dev.rota.cli.report.ProgressBar.stderr("tasks finished", w.taskCount()));
   }
 
   @Override
-  public void onProgress(long events, double now) {
-    bar.update(Math.min(UNITS, (long) (UNITS * now / horizon)));
+  public void onProgress(long events, double now, long tasksFinished) {
+    started = true;
+    bar.update(tasksFinished);
   }
 
   @Override
   public void close() {
-    bar.close();
+    // a run refused before its first event (a missing --cutoff, bad settings) draws no bar
+    if (started) {
+      bar.close();
+    }
   }
 }

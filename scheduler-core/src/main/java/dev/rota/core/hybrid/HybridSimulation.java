@@ -47,6 +47,10 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
   static final byte CLONED = 4;
 
   private final SimEngine engine;
+
+  /** Tasks finished so far (for progress bars). */
+  private long tasksFinished;
+
   private final RandomGenerator rnd;
   private final HybridConfig cfg;
   private final String name;
@@ -132,6 +136,7 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
           "the short partition must be resolved before the simulation starts");
     }
     this.engine = new SimEngine(seed);
+    engine.countTasksFinished(() -> tasksFinished);
     this.rnd = engine.random();
     this.cfg = cfg;
     this.name = name;
@@ -1065,6 +1070,7 @@ public final class HybridSimulation implements SimEngine.Model, HybridContext {
       if (jobs.cloning) {
         jobs.removeCandidate(t);
       }
+      tasksFinished++;
       if (++jobs.tasksDone[j] == jobs.taskCount[j]) {
         jobs.jobsFinished++;
       }

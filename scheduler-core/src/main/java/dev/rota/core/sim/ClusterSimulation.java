@@ -37,6 +37,10 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
   static final int WAKE_UP = 3;
 
   private final SimEngine engine;
+
+  /** Tasks finished so far (for progress bars). */
+  private long tasksFinished;
+
   private final SchedulingPolicy policy;
   private final NodeSpec[] nodes;
   private final int dims;
@@ -87,6 +91,7 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
       throw new IllegalArgumentException("a cluster needs at least one node");
     }
     this.engine = new SimEngine(seed);
+    engine.countTasksFinished(() -> tasksFinished);
     this.policy = policy;
     this.nodes = nodeSpecs.toArray(NodeSpec[]::new);
     int d = 2;
@@ -253,6 +258,7 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
     int stage = cStage[c];
     release(j, c);
     j.finished++;
+    tasksFinished++;
     boolean wasRunnable = j.hasRunnableTask();
     if (--j.stageUnfinished[stage] == 0) {
       j.stageDone(stage);

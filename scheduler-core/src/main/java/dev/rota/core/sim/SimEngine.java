@@ -24,7 +24,11 @@ public final class SimEngine {
 
   /** Observes progress every {@code interval} events (for progress bars); must be cheap. */
   public interface ProgressListener {
-    void onProgress(long eventsProcessed, double now);
+    /**
+     * @param tasksFinished tasks the model has finished so far (the completed work a progress bar
+     *     shows; 0 for a model that does not count them, see {@link #countTasksFinished})
+     */
+    void onProgress(long eventsProcessed, double now, long tasksFinished);
   }
 
   private final EventQueue queue = new EventQueue(4096);
@@ -35,6 +39,7 @@ public final class SimEngine {
   private volatile boolean stopRequested;
   private ProgressListener progress;
   private long progressInterval = Long.MAX_VALUE;
+  private java.util.function.LongSupplier tasksFinished = () -> 0;
 
   public SimEngine(long seed) {
     this.seed = seed;
@@ -93,6 +98,11 @@ public final class SimEngine {
     this.progressInterval = everyEvents;
   }
 
+  /** Where the model counts its finished tasks, for the {@link ProgressListener}. */
+  public void countTasksFinished(java.util.function.LongSupplier counter) {
+    this.tasksFinished = java.util.Objects.requireNonNull(counter, "counter");
+  }
+
   /** Asks a running {@link #run} to return after the current event (safe from another thread). */
   public void requestStop() {
     stopRequested = true;
@@ -114,7 +124,7 @@ public final class SimEngine {
         model.afterInstant();
       }
       if (processed >= nextProgress) {
-        progress.onProgress(processed, now);
+        progress.onProgress(processed, now, tasksFinished.getAsLong());
         nextProgress = processed + progressInterval;
       }
     }
