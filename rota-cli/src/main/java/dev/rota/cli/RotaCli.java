@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
       SimulateCommand.class,
       ReproduceCommand.class,
       ReserveCommand.class,
+      CheckConfCommand.class,
       dev.rota.cli.demo.DemoCommand.class,
       CommandLine.HelpCommand.class
     })

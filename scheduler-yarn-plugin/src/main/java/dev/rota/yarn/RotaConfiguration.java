@@ -6,6 +6,7 @@ import dev.rota.yarn.spi.RotaSubsystem;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -124,6 +125,47 @@ public final class RotaConfiguration {
         SELF_CHECK_FAIL_ON_FINDING.parse(rota.get(KEY_SELF_CHECK_FAIL_ON_FINDING)),
         systems,
         descriptions);
+  }
+
+  /**
+   * Every problem {@link #parse} would stop at, not only the first: one exception per unknown key,
+   * per invalid rule key and per system whose keys do not parse (for {@code rota check-conf}).
+   */
+  public static List<InvalidRotaConfigurationException> problems(Map<String, String> entries) {
+    Map<String, String> rota = new TreeMap<>();
+    entries.forEach(
+        (k, v) -> {
+          if (k.startsWith(PREFIX)) {
+            rota.put(k, v);
+          }
+        });
+    List<InvalidRotaConfigurationException> found = new ArrayList<>();
+    for (String key : rota.keySet()) {
+      if (!BY_NAME.containsKey(key)) {
+        try {
+          rejectUnknownKeys(Map.of(key, rota.get(key)));
+        } catch (InvalidRotaConfigurationException e) {
+          found.add(e);
+        }
+      }
+    }
+    Map<String, String> known = new TreeMap<>(rota);
+    known.keySet().retainAll(BY_NAME.keySet());
+    List<Runnable> checks = new ArrayList<>();
+    checks.add(() -> SELF_CHECK_ENABLED.parse(known.get(KEY_SELF_CHECK_ENABLED)));
+    checks.add(() -> RULES_DIR.parse(known.get(KEY_RULES_DIR)));
+    checks.add(() -> SELF_CHECK_FAIL_ON_FINDING.parse(known.get(KEY_SELF_CHECK_FAIL_ON_FINDING)));
+    for (RotaSubsystem<?> system : RotaSubsystems.create()) {
+      checks.add(() -> system.parse(known));
+    }
+    for (Runnable check : checks) {
+      try {
+        check.run();
+      } catch (InvalidRotaConfigurationException e) {
+        found.add(e);
+      }
+    }
+    return List.copyOf(found);
   }
 
   private static <S> void parseInto(
