@@ -16,9 +16,9 @@ import java.util.Optional;
  *       demand, granted) per resource ({@link #observe}).
  *   <li><b>Rescale.</b> The remaining series is multiplied, per resource, by u/p, p being the
  *       predicted demand at the probe ({@link #ratios}, {@link #rescale}). The paper scales
- *       magnitudes only; a resource predicted at zero carries no ratio and is left as predicted
- *       (Rota's choice). The driver writes the result to the ledger capped at what the machine has
- *       left ({@link NodeLedger#replace}).
+ *       magnitudes only; a resource predicted at zero carries no ratio and is raised to at least
+ *       what was observed (Rota's choice). The driver writes the result to the ledger capped at
+ *       what the machine has left ({@link NodeLedger#replace}).
  *   <li><b>Task rescheduling.</b> When the machine could not supply the rescaled series, part of
  *       the stage's remaining work goes, as speculative copies, to the executor of the same
  *       application whose machine has the most ledger headroom ({@link #helper}), which is then
@@ -69,11 +69,20 @@ public final class Reprovisioning {
     return out;
   }
 
-  /** {@code remaining} with each resource multiplied by its ratio; a NaN ratio leaves it as is. */
-  public static DemandSeries rescale(DemandSeries remaining, double[] ratios) {
+  /**
+   * {@code remaining} with each resource multiplied by its ratio; where the ratio is NaN (nothing
+   * was predicted), each remaining value is raised to at least what was observed ({@code observed},
+   * in the resource's unit), so an executor predicted to need none of a resource it does need is
+   * not left without it (Rota's choice).
+   */
+  public static DemandSeries rescale(DemandSeries remaining, double[] ratios, double[] observed) {
     long[][] m = remaining.milliArray();
     for (int r = 0; r < 4; r++) {
       if (Double.isNaN(ratios[r])) {
+        long floor = Math.round(observed[r] * ElasticResource.SCALE);
+        for (int k = 0; k < m[r].length; k++) {
+          m[r][k] = Math.max(m[r][k], floor);
+        }
         continue;
       }
       if (ratios[r] < 0 || Double.isInfinite(ratios[r])) {

@@ -38,12 +38,21 @@ class ElasticReprovisioningTest {
     m.put(MEMORY, new double[] {4096, 2048});
     m.put(NETWORK, new double[] {1000, 0.5});
     m.put(ElasticResource.DISK, new double[] {0, 7});
-    DemandSeries scaled = Reprovisioning.rescale(DemandSeries.of(m, 1, 2), ratio);
+    DemandSeries scaled = Reprovisioning.rescale(DemandSeries.of(m, 1, 2), ratio, u);
     assertEquals(4.0, scaled.value(CPU, 0));
     assertEquals(2.0, scaled.value(CPU, 1));
     assertEquals(2048.0, scaled.value(MEMORY, 1));
     assertEquals(1.0, scaled.value(NETWORK, 1));
-    assertEquals(7.0, scaled.value(ElasticResource.DISK, 1)); // no ratio: as predicted
+    assertEquals(
+        7.0, scaled.value(ElasticResource.DISK, 1)); // no ratio, none observed: as predicted
+    // predicted none of a resource it uses: raised to what the probe saw
+    DemandSeries raised =
+        Reprovisioning.rescale(
+            DemandSeries.of(Map.of(ElasticResource.DISK, new double[] {0, 9})),
+            new double[] {Double.NaN, Double.NaN, Double.NaN, Double.NaN},
+            new double[] {0, 0, 0, 5});
+    assertEquals(5.0, raised.value(ElasticResource.DISK, 0));
+    assertEquals(9.0, raised.value(ElasticResource.DISK, 1));
     assertEquals(List.of(1, 2), scaled.stageEnds());
   }
 

@@ -386,9 +386,17 @@ public final class ElasticSimulation implements ClusterView, Placements {
     return Reprovisioning.isSlow(elapsed, expected, options.rho());
   }
 
-  /** What {@code e} may use this slot: its ledger allocation, unlimited where unmanaged. */
+  /**
+   * What {@code e} may use this slot, unlimited where unmanaged: under a time-series variant, its
+   * plan at its progress (the allocation module follows the executor's stage progress, which the
+   * monitor surrogate reports; the ledger holds the plan in wall time and is re-aligned when
+   * reprovisioning resizes); under a peak variant, what its ledger entry holds.
+   */
   private double[] allocation(int m, Exec e, double now, boolean probe) {
-    long[] a = policy.allocationMilli(nodes[m].id(), e.ledgerId, now);
+    long[] a =
+        timeSeries && !dynamic
+            ? e.planned()
+            : policy.allocationMilli(nodes[m].id(), e.ledgerId, now);
     long[] free = probe ? policy.uncommittedMilli(nodes[m].id(), now) : new long[4];
     double[] out = new double[4];
     for (ElasticResource r : ElasticResource.all()) {
@@ -403,8 +411,10 @@ public final class ElasticSimulation implements ClusterView, Placements {
 
   private void reprovision(
       int m, Exec e, Contention.Amounts demand, double next, List<Exec> toProbeNext) {
-    e.probed = true;
     e.forceProbe = false;
+    // the stage is watched again from now: still slow after rho x its expected time, probe again
+    e.stageEntered = slot + 1;
+    e.probed = false;
     reprovisions++;
     DemandSeries predicted = e.app.app.predicted();
     int pos = Math.min(e.position(), predicted.length() - 1);
@@ -414,11 +424,13 @@ public final class ElasticSimulation implements ClusterView, Placements {
     }
     double[] u = Reprovisioning.observe(demand, e.lastGranted);
     DemandSeries tail =
-        Reprovisioning.rescale(predicted.tailFrom(pos), Reprovisioning.ratios(u, p));
+        Reprovisioning.rescale(predicted.tailFrom(pos), Reprovisioning.ratios(u, p), u);
     if (tail.length() > settings.horizonSlots()) {
       tail = tail.tailFrom(tail.length() - settings.horizonSlots());
     }
     boolean whole = policy.resize(nodes[m].id(), e.ledgerId, e.group.id, tail, next);
+    e.plan = tail;
+    e.planFrom = e.position();
     if (!whole && options.reschedule()) {
       reschedule(m, e, next, toProbeNext);
     }
@@ -725,6 +737,44 @@ public final class ElasticSimulation implements ClusterView, Placements {
     double finishedAt = -1;
     double placedAt;
     double[] lastGranted = new double[4];
+    DemandSeries plan; // null: the group's reserved series, launch slots first
+    int planFrom;
+
+    /**
+     * The plan at the executor's progress: the same stage, at the same fraction of it (the monitor
+     * reports the stage and its progress), then the largest of that slot and its two neighbours (a
+     * one-slot guard band, so that a transition predicted a slot away from where it truly happens
+     * does not starve the executor; Rota's choice); the last value past the plan's end.
+     */
+    long[] planned() {
+      DemandSeries p = plan;
+      int k;
+      DemandSeries truth = app.app.truth();
+      int pos = position();
+      if (p == null) {
+        DemandSeries pred = app.app.predicted();
+        int s = truth.stageOf(pos);
+        if (pred.stageCount() == truth.stageCount()) {
+          double frac = (progress - truth.stageStart(s)) / truth.stageLength(s);
+          k = pred.stageStart(s) + (int) Math.floor(frac * pred.stageLength(s));
+          k = Math.min(k, pred.stageEnd(s) - 1);
+        } else {
+          k = pos;
+        }
+        p = reserved.get(group.id);
+        k += options.launchSlots();
+      } else {
+        k = pos - planFrom;
+      }
+      long[] out = new long[4];
+      for (int d = -1; d <= 1; d++) {
+        int kk = Math.max(0, Math.min(k + d, p.length() - 1));
+        for (ElasticResource r : ElasticResource.all()) {
+          out[r.ordinal()] = Math.max(out[r.ordinal()], p.milli(r, kk));
+        }
+      }
+      return out;
+    }
 
     Exec(AppState app, int index) {
       this.app = app;
