@@ -99,6 +99,53 @@ public final class DemandSeries {
     return new DemandSeries(m, new int[] {length});
   }
 
+  /**
+   * A series from per-resource values already in thousandths of each unit ({@code
+   * milli[r.ordinal()] [slot]}), validated as {@link #of(Map, int...)} validates (what the profile
+   * store reads back).
+   */
+  public static DemandSeries ofMilli(long[][] milli, int... stageEnds) {
+    if (milli.length != 4) {
+      throw new IllegalArgumentException(
+          "demand series: expected 4 resources, got " + milli.length);
+    }
+    int length = milli[0].length;
+    if (length == 0) {
+      throw new IllegalArgumentException("demand series: no slots (an executor lasts >= 1 slot)");
+    }
+    long max = Math.round(ElasticResource.MAX_VALUE * ElasticResource.SCALE);
+    long[][] m = new long[4][];
+    for (ElasticResource r : ElasticResource.all()) {
+      long[] row = milli[r.ordinal()];
+      if (row.length != length) {
+        throw new IllegalArgumentException(
+            "demand series: "
+                + r.key()
+                + " has "
+                + row.length
+                + " slots but "
+                + ElasticResource.CPU.key()
+                + " has "
+                + length);
+      }
+      for (int k = 0; k < length; k++) {
+        if (row[k] < 0 || row[k] > max) {
+          throw new IllegalArgumentException(
+              "demand series: "
+                  + r.key()
+                  + " at slot "
+                  + k
+                  + " is "
+                  + (row[k] < 0 ? "negative (" : "too large (")
+                  + (double) row[k] / ElasticResource.SCALE
+                  + ")");
+        }
+      }
+      m[r.ordinal()] = row.clone();
+    }
+    return new DemandSeries(m, checkedStages(stageEnds, length));
+  }
+
   private static long toMilli(ElasticResource r, int slot, double v) {
     String where = "demand series: " + r.key() + " at slot " + slot;
     if (Double.isNaN(v)) {
@@ -207,6 +254,52 @@ public final class DemandSeries {
     }
     int i = Arrays.binarySearch(stageEnds, slot + 1);
     return i >= 0 ? i : -i - 1;
+  }
+
+  /** The stage ends as an array (a copy). */
+  public int[] stageEndArray() {
+    return stageEnds.clone();
+  }
+
+  /** The slots of stage {@code stage}. */
+  public int stageLength(int stage) {
+    return stageEnds[stage] - (stage == 0 ? 0 : stageEnds[stage - 1]);
+  }
+
+  /** The first slot of stage {@code stage}. */
+  public int stageStart(int stage) {
+    return stage == 0 ? 0 : stageEnds[stage - 1];
+  }
+
+  /** Per-resource values in thousandths of the unit, {@code [r.ordinal()][slot]} (a copy). */
+  public long[][] milliArray() {
+    long[][] out = new long[4][];
+    for (int r = 0; r < 4; r++) {
+      out[r] = milli[r].clone();
+    }
+    return out;
+  }
+
+  /**
+   * The series from slot {@code from} on (what remains of an executor that has run {@code from}
+   * slots), its stage ends shifted accordingly.
+   */
+  public DemandSeries tailFrom(int from) {
+    if (from < 0 || from >= length()) {
+      throw new IndexOutOfBoundsException(
+          "tail from slot " + from + " of a " + length() + "-slot series");
+    }
+    long[][] m = new long[4][];
+    for (int r = 0; r < 4; r++) {
+      m[r] = Arrays.copyOfRange(milli[r], from, length());
+    }
+    List<Integer> ends = new ArrayList<>();
+    for (int e : stageEnds) {
+      if (e > from) {
+        ends.add(e - from);
+      }
+    }
+    return new DemandSeries(m, ends.stream().mapToInt(Integer::intValue).toArray());
   }
 
   /** The stage ends, as given. */

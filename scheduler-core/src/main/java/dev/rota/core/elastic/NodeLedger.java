@@ -218,6 +218,107 @@ public final class NodeLedger implements Ledger {
     return true;
   }
 
+  /**
+   * What {@code executorId} holds in {@code slot}, in thousandths of {@code r}'s unit; 0 when it is
+   * not committed (or no longer: its series has ended) or the slot is outside its series.
+   */
+  public long allocationMilli(String executorId, ElasticResource r, long slot) {
+    Entry e = entries.get(executorId);
+    if (e == null || slot < e.committed().startSlot() || slot >= e.finish()) {
+      return 0;
+    }
+    return e.series().milli(r, (int) (slot - e.committed().startSlot()));
+  }
+
+  /** The committed entry of {@code executorId}, if it is committed and not finished. */
+  public java.util.Optional<Committed> find(String executorId) {
+    Entry e = entries.get(executorId);
+    return e == null ? java.util.Optional.empty() : java.util.Optional.of(e.committed());
+  }
+
+  /**
+   * Replaces what {@code executorId} holds from the current slot on with {@code fromNow} (slot 0 of
+   * {@code fromNow} is the current slot), each slot capped at what the node has left beside the
+   * other executors (a resource the node does not declare is not capped): reprovisioning's resize
+   * (paper §III-C) and an executor outliving its series. An executor not committed (or finished) is
+   * committed anew under the same id. The entry keeps its original start slot.
+   *
+   * @return true when {@code fromNow} fitted whole, false when some slot was capped
+   */
+  public boolean replace(String executorId, String jobId, DemandSeries fromNow) {
+    checkLength(fromNow);
+    long start = current;
+    Entry old = entries.get(executorId);
+    if (old != null) {
+      start = old.committed().startSlot();
+      release(executorId);
+    }
+    long[][] m = fromNow.milliArray();
+    boolean whole = true;
+    for (ElasticResource r : ElasticResource.all()) {
+      long cap = capacity[r.ordinal()];
+      if (cap == 0) {
+        continue;
+      }
+      long[] row = ring[r.ordinal()];
+      for (int k = 0; k < m[0].length; k++) {
+        long left = Math.max(0, cap - row[index(current + k)]);
+        if (m[r.ordinal()][k] > left) {
+          m[r.ordinal()][k] = left;
+          whole = false;
+        }
+      }
+    }
+    // the entry's series covers [start, current + length): slots before the current one are past
+    int past = (int) (current - start);
+    long[][] full = new long[4][past + m[0].length];
+    for (int r = 0; r < 4; r++) {
+      System.arraycopy(m[r], 0, full[r], past, m[r].length);
+    }
+    int[] ends = fromNow.stageEndArray();
+    int[] shifted = new int[ends.length + (past > 0 ? 1 : 0)];
+    if (past > 0) {
+      shifted[0] = past;
+    }
+    for (int i = 0; i < ends.length; i++) {
+      shifted[i + (past > 0 ? 1 : 0)] = ends[i] + past;
+    }
+    DemandSeries series = DemandSeries.ofMilli(full, shifted);
+    for (ElasticResource r : ElasticResource.all()) {
+      long[] row = ring[r.ordinal()];
+      for (int k = 0; k < m[0].length; k++) {
+        row[index(current + k)] += m[r.ordinal()][k];
+      }
+    }
+    Committed c = new Committed(executorId, jobId, start, current + m[0].length);
+    Entry e = new Entry(c, series, seq++);
+    entries.put(executorId, e);
+    finishes.add(e);
+    return whole;
+  }
+
+  /**
+   * The node's headroom over the next {@code slots} slots: min over the declared resources of the
+   * uncommitted share of capacity, averaged over the slots (1 for an idle node). Task rescheduling
+   * sends work to the executors whose nodes have the most.
+   */
+  public double headroom(int slots) {
+    int n = Math.max(1, Math.min(slots, h));
+    double min = 1;
+    for (ElasticResource r : ElasticResource.all()) {
+      long cap = capacity[r.ordinal()];
+      if (cap == 0) {
+        continue;
+      }
+      long sum = 0;
+      for (int k = 0; k < n; k++) {
+        sum += cap - ring[r.ordinal()][index(current + k)];
+      }
+      min = Math.min(min, (double) sum / ((double) cap * n));
+    }
+    return min;
+  }
+
   /** The executors committed and not yet finished, in commit order. */
   public List<Committed> committed() {
     List<Committed> out = new ArrayList<>(entries.size());

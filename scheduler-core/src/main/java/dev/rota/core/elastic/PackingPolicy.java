@@ -119,6 +119,20 @@ public final class PackingPolicy implements OfferPolicy {
             DemandMode.PEAK,
             Set.of(ElasticResource.CPU, ElasticResource.MEMORY));
 
+    /**
+     * Dynamic: Spark-style dynamic allocation (paper §V-A2, §VI-J) as the digest simplifies it: the
+     * driver asks for each executor's stages one at a time, each sized to the stage's peak CPU and
+     * memory rounded up to whole ⟨1 core, 2 GB⟩ units ({@link #dynamicUnits}), released when the
+     * stage ends; network and disk unmanaged; submission order. The per-stage requests are the
+     * driver's (the simulator's stage-split jobs); the policy reserves what their series say.
+     */
+    public static final Variant DYNAMIC =
+        new Variant(
+            "dynamic",
+            Score.SUBMISSION_ORDER,
+            DemandMode.PEAK,
+            Set.of(ElasticResource.CPU, ElasticResource.MEMORY));
+
     public Variant {
       Objects.requireNonNull(name, "name");
       if (name.isBlank()) {
@@ -141,6 +155,21 @@ public final class PackingPolicy implements OfferPolicy {
     }
   }
 
+  /** One Dynamic allocation unit: 1 core (paper §V-A2). */
+  public static final double DYNAMIC_UNIT_CORES = 1;
+
+  /** One Dynamic allocation unit: 2 GB of memory (paper §V-A2). */
+  public static final double DYNAMIC_UNIT_MB = 2048;
+
+  /**
+   * The number of ⟨1 core, 2 GB⟩ units Dynamic gives an executor whose demand peaks at {@code
+   * cores} and {@code memoryMb}: enough units to cover both, at least one.
+   */
+  public static int dynamicUnits(double cores, double memoryMb) {
+    double units = Math.max(cores / DYNAMIC_UNIT_CORES, memoryMb / DYNAMIC_UNIT_MB);
+    return (int) Math.max(1, Math.ceil(units - 1e-9));
+  }
+
   private final Variant variant;
   private final ElasticSettings settings;
   private final DemandSource demands;
@@ -148,6 +177,7 @@ public final class PackingPolicy implements OfferPolicy {
   private final Map<String, Known> known = new HashMap<>();
   private long executorSeq;
   private volatile Map<String, Double> lastScores = Map.of();
+  private java.util.function.BiConsumer<String, NodeLedger.Committed> commitListener = (n, c) -> {};
 
   public PackingPolicy(Variant variant, ElasticSettings settings, DemandSource demands) {
     this.variant = Objects.requireNonNull(variant, "variant");
@@ -190,6 +220,109 @@ public final class PackingPolicy implements OfferPolicy {
    */
   public Map<String, Double> lastScores() {
     return lastScores;
+  }
+
+  /**
+   * Tells {@code listener} about every executor the policy commits, with the node's id, right after
+   * the commit (in {@link #onDecision}): how a driver learns the ledger id of the executor it has
+   * just placed, to resize or release that executor later.
+   */
+  public void onCommit(java.util.function.BiConsumer<String, NodeLedger.Committed> listener) {
+    this.commitListener = Objects.requireNonNull(listener, "listener");
+  }
+
+  /**
+   * What executor {@code executorId} on node {@code nodeId} holds in the slot of time {@code now},
+   * per resource in thousandths of the unit ({@link ElasticResource} order); zeros when unknown.
+   */
+  public long[] allocationMilli(String nodeId, String executorId, double now) {
+    long[] out = new long[4];
+    NodeLedger l = ledgers.get(nodeId);
+    if (l != null) {
+      long slot = settings.slotOf(now);
+      l.advanceTo(slot);
+      for (ElasticResource r : ElasticResource.all()) {
+        out[r.ordinal()] = l.allocationMilli(executorId, r, slot);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * What node {@code nodeId} has not committed in the slot of time {@code now}, per resource in
+   * thousandths of the unit (the reprovisioning probe's grant); zeros for an unknown node.
+   */
+  public long[] uncommittedMilli(String nodeId, double now) {
+    long[] out = new long[4];
+    NodeLedger l = ledgers.get(nodeId);
+    if (l != null) {
+      long slot = settings.slotOf(now);
+      l.advanceTo(slot);
+      for (ElasticResource r : ElasticResource.all()) {
+        out[r.ordinal()] = Math.max(0, l.capacityMilli(r) - l.committedMilli(r, slot));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Whether executor {@code executorId} is still committed on node {@code nodeId} at {@code now}.
+   */
+  public boolean isCommitted(String nodeId, String executorId, double now) {
+    NodeLedger l = ledgers.get(nodeId);
+    if (l == null) {
+      return false;
+    }
+    l.advanceTo(settings.slotOf(now));
+    return l.find(executorId).isPresent();
+  }
+
+  /**
+   * Gives back what executor {@code executorId} holds on node {@code nodeId} from the slot of
+   * {@code now} on (it finished, or its stage ended under Dynamic); false when not committed.
+   */
+  public boolean release(String nodeId, String executorId, double now) {
+    NodeLedger l = ledgers.get(nodeId);
+    if (l == null) {
+      return false;
+    }
+    l.advanceTo(settings.slotOf(now));
+    return l.release(executorId);
+  }
+
+  /**
+   * Resizes executor {@code executorId} of job {@code jobId} on node {@code nodeId} to {@code
+   * fromNow} from the slot of {@code now} on, restricted to the variant's managed resources and
+   * capped at what the node has left ({@link NodeLedger#replace}): reprovisioning's rescale.
+   *
+   * @return true when the new series fitted whole
+   */
+  public boolean resize(
+      String nodeId, String executorId, String jobId, DemandSeries fromNow, double now) {
+    NodeLedger l = ledgers.get(nodeId);
+    if (l == null) {
+      throw new IllegalArgumentException(
+          "resize on node " + nodeId + ", which the policy has not seen");
+    }
+    l.advanceTo(settings.slotOf(now));
+    DemandSeries s = settings.check("resize of " + executorId, fromNow);
+    if (variant.managed().size() < ElasticResource.all().size()) {
+      s = s.restrictedTo(variant.managed());
+    }
+    return l.replace(executorId, jobId, s);
+  }
+
+  /**
+   * Node {@code nodeId}'s {@link NodeLedger#headroom} over {@code slots} from {@code now}; 0 if
+   * unknown.
+   */
+  public double headroom(String nodeId, double now, int slots) {
+    NodeLedger l = ledgers.get(nodeId);
+    if (l == null) {
+      return 0;
+    }
+    l.advanceTo(settings.slotOf(now));
+    return l.headroom(slots);
   }
 
   /** Node {@code nodeId}'s ledger, {@link Ledger#NONE} before the policy has seen the node. */
@@ -275,8 +408,10 @@ public final class PackingPolicy implements OfferPolicy {
     if (k == null || k.problem() != null) {
       return; // placed without a usable series (e.g. an AM container): nothing to commit
     }
-    ledgerOf(view, m, false)
-        .commit(decision.jobId() + "#" + ++executorSeq, decision.jobId(), k.reserved());
+    NodeLedger.Committed c =
+        ledgerOf(view, m, false)
+            .commit(decision.jobId() + "#" + ++executorSeq, decision.jobId(), k.reserved());
+    commitListener.accept(decision.nodeId(), c);
   }
 
   /**

@@ -1,0 +1,479 @@
+package dev.rota.experiments.elastic;
+
+import dev.rota.core.elastic.AppKey;
+import dev.rota.core.elastic.DemandSeries;
+import dev.rota.core.elastic.ElasticResource;
+import dev.rota.core.elastic.ElasticSettings;
+import dev.rota.core.elastic.PackingPolicy.Variant;
+import dev.rota.core.elastic.Predictor;
+import dev.rota.core.elastic.ProfileStore;
+import dev.rota.core.elastic.sim.ElasticResult;
+import dev.rota.core.elastic.sim.ElasticSimulation;
+import dev.rota.core.model.NodeSpec;
+import dev.rota.core.model.Resource;
+import dev.rota.experiments.Experiment;
+import dev.rota.experiments.Plotter;
+import dev.rota.experiments.ReproRow;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * {@code rota reproduce elasecutor}: the paper's HiBench experiment (§V-A to §V-F) in Rota's
+ * elastic simulator ({@link ElasticSimulation}), every scheme a {@code PackingPolicy} variant
+ * driven by {@code OfferPass}: 35 nodes of 16 cores / 64 GB / 10 Gbit/s / 500 MB/s; 120 recurring
+ * HiBench-like applications ({@link HiBenchWorkload}) arriving as a Poisson process of mean 25 s,
+ * plus 12 new settings arriving uniformly over the window; 20 executors each. The predictor ({@link
+ * Predictor}) sees three earlier runs of every recurring application (their prediction: the
+ * average) and predicts the new settings with its ε-SVR trained on those runs. Each seed draws the
+ * arrivals and the runs (Table IV noise); the application set and the earlier runs are fixed
+ * ({@link #WORKLOAD_SEED}), as in the paper (the same 120 applications in every run).
+ *
+ * <p>{@code --quick}: 40 recurring and 4 new applications, 2 seeds, no prediction-error sweep.
+ */
+public final class ElasecutorExperiment implements Experiment {
+  static final long WORKLOAD_SEED = 20210113L;
+  static final int NODES = 35;
+  static final Resource NODE = Resource.of(64L * 1024, 16, 10_000, 500);
+  static final double MEAN_GAP = 25;
+  static final double WINDOW = 3200;
+
+  static final List<Variant> SCHEMES =
+      List.of(
+          Variant.MINFRAG, Variant.MINFRAG_TRC, Variant.STATIC, Variant.DYNAMIC, Variant.TETRIS);
+
+  @Override
+  public String name() {
+    return "elasecutor";
+  }
+
+  @Override
+  public String description() {
+    return "Elasecutor (ToN 2021): MinFrag vs Static, Dynamic, Tetris, TRC on 132 HiBench-like"
+        + " applications, 35 nodes; utilization, reprovisioning, prediction, error sweep";
+  }
+
+  /** One seed's inputs. */
+  record Instance(List<ElasticSimulation.App> apps, List<AppKey> keys, int fresh) {}
+
+  /** The fixed application set: keys, their CoVs, and predictions from three earlier runs. */
+  record Setting(
+      List<AppKey> keys, List<double[]> covs, List<DemandSeries> predicted, int recurring) {}
+
+  static Setting setting(boolean quick) {
+    SplittableRandom rnd = new SplittableRandom(WORKLOAD_SEED);
+    int recurring = quick ? 40 : 120;
+    List<AppKey> keys = new ArrayList<>(HiBenchWorkload.recurringKeys(recurring, rnd));
+    keys.addAll(HiBenchWorkload.newKeys(quick ? 4 : 12, rnd));
+    List<double[]> covs = new ArrayList<>();
+    for (int i = 0; i < keys.size(); i++) {
+      covs.add(HiBenchWorkload.covs(rnd.nextDouble()));
+    }
+    ProfileStore store = new ProfileStore();
+    for (int i = 0; i < recurring; i++) {
+      for (int run = 0; run < Predictor.RECURRING_RUNS; run++) {
+        store.record(keys.get(i), HiBenchWorkload.run(keys.get(i), covs.get(i), rnd));
+      }
+    }
+    Predictor predictor = new Predictor(store, ElasticSettings.DEFAULT);
+    List<DemandSeries> predicted = new ArrayList<>();
+    for (AppKey k : keys) {
+      predicted.add(predictor.predict(k, 0, 0, Double.NaN).series());
+    }
+    return new Setting(keys, covs, predicted, recurring);
+  }
+
+  static Instance instance(Setting s, long seed, double errorCov) {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    List<ElasticSimulation.App> apps = new ArrayList<>();
+    double t = 0;
+    double window = s.recurring() * MEAN_GAP * WINDOW / (120 * MEAN_GAP);
+    for (int i = 0; i < s.keys().size(); i++) {
+      double submit;
+      if (i < s.recurring()) {
+        t += -MEAN_GAP * Math.log(1 - rnd.nextDouble());
+        submit = t;
+      } else {
+        submit = rnd.nextDouble() * window;
+      }
+      AppKey k = s.keys().get(i);
+      DemandSeries truth = HiBenchWorkload.run(k, s.covs().get(i), rnd);
+      DemandSeries pred =
+          errorCov < 0 ? s.predicted().get(i) : HiBenchWorkload.perturbed(truth, errorCov, rnd);
+      apps.add(
+          new ElasticSimulation.App(
+              (i < s.recurring() ? "r" : "n") + i + "-" + k.type(),
+              submit,
+              HiBenchWorkload.EXECUTORS,
+              truth,
+              pred));
+    }
+    return new Instance(apps, s.keys(), s.keys().size() - s.recurring());
+  }
+
+  static List<NodeSpec> cluster() {
+    List<NodeSpec> out = new ArrayList<>();
+    for (int i = 0; i < NODES; i++) {
+      out.add(NodeSpec.of(String.format("n%02d", i), NODE));
+    }
+    return out;
+  }
+
+  static ElasticResult simulate(Instance in, Variant v, ElasticSimulation.Options o) {
+    return new ElasticSimulation(cluster(), in.apps(), v, ElasticSettings.DEFAULT, o).run();
+  }
+
+  @Override
+  public List<ReproRow> run(boolean quick, Path outDir, Plotter plotter) throws IOException {
+    Setting setting = setting(quick);
+    int seeds = quick ? 2 : 10;
+    Map<String, List<ElasticResult>> results = new LinkedHashMap<>();
+    List<Double> effective20 = new ArrayList<>();
+    List<Double> effective15 = new ArrayList<>();
+    for (int seed = 1; seed <= seeds; seed++) {
+      Instance in = instance(setting, seed, -1);
+      ElasticSimulation.Options o = ElasticSimulation.Options.defaults(seed);
+      for (Variant v : SCHEMES) {
+        results.computeIfAbsent(v.name(), k -> new ArrayList<>()).add(simulate(in, v, o));
+      }
+      results
+          .computeIfAbsent("minfrag-no-reprovisioning", k -> new ArrayList<>())
+          .add(simulate(in, Variant.MINFRAG, o.with(false, false)));
+      results
+          .computeIfAbsent("minfrag-no-rescheduling", k -> new ArrayList<>())
+          .add(simulate(in, Variant.MINFRAG, o.with(true, false)));
+      for (int i = in.apps().size() - in.fresh(); i < in.apps().size(); i++) {
+        double eff = effectiveness(in.apps().get(i).predicted(), in.apps().get(i).truth());
+        effective20.add(Math.abs(eff - 1) <= 0.20 ? 1.0 : 0.0);
+        effective15.add(Math.abs(eff - 1) <= 0.15 ? 1.0 : 0.0);
+      }
+    }
+    List<ReproRow> rows = new ArrayList<>();
+    String c = "hibench";
+    double[] mf = makespans(results.get("minfrag"));
+    Map<String, Double> paper = Map.of("static", 40.0, "dynamic", 40.0, "tetris", 60.0);
+    for (String base : List.of("static", "dynamic", "tetris")) {
+      double[] b = makespans(results.get(base));
+      double[] red = reduction(mf, b);
+      rows.add(
+          new ReproRow(c, "makespan_reduction_pct", paper.get(base), mean(red), mean(b), base));
+      rows.add(new ReproRow(c, "makespan_reduction_pct_ci95", null, ci95(red), null, null));
+      rows.add(
+          new ReproRow(
+              c, "makespan_reduction_median_pct", paper.get(base), median(red), median(b), base));
+    }
+    double[] trc = makespans(results.get("minfrag-trc"));
+    double[] dt = reduction(mf, trc);
+    rows.add(new ReproRow(c, "drr_vs_trc_makespan_pct", 11.5, mean(dt), mean(trc), "minfrag-trc"));
+    rows.add(new ReproRow(c, "drr_vs_trc_makespan_pct_ci95", null, ci95(dt), null, null));
+    rows.add(
+        new ReproRow(
+            c, "drr_vs_trc_makespan_median_pct", 13.4, median(dt), median(trc), "minfrag-trc"));
+    for (String s : results.keySet()) {
+      rows.add(
+          new ReproRow(
+              c + " " + s, "makespan_s", null, mean(makespans(results.get(s))), null, null));
+      rows.add(
+          new ReproRow(
+              c + " " + s, "makespan_s_ci95", null, ci95(makespans(results.get(s))), null, null));
+    }
+    // utilization (Tables VI and VII)
+    String[] res = {"cpu", "memory", "network", "disk"};
+    Map<String, double[]> tableVII =
+        Map.of(
+            "static", new double[] {43.4, 29.5, 40.8, 25.4},
+            "dynamic", new double[] {27.2, 22.6, 33.4, 40.0},
+            "tetris", new double[] {28.6, 25.2, 55.6, 43.9});
+    Map<String, double[][]> tableVI =
+        Map.of(
+            "minfrag",
+                new double[][] {{97.0, 89.2, 0}, {70.7, 39.4, 0}, {68.7, 41.2, 0}, {59.2, 37.0, 0}},
+            "static",
+                new double[][] {
+                  {61.3, 25.0, 0}, {37.0, 0, 0}, {30.7, 25.1, 18.6}, {49.3, 37.2, 30.6}
+                },
+            "dynamic",
+                new double[][] {
+                  {56.8, 26.6, 0}, {57.7, 0, 0}, {25.3, 7.1, 5.0}, {51.2, 32.4, 26.9}
+                },
+            "tetris",
+                new double[][] {
+                  {89.7, 70.8, 0}, {49.1, 21.1, 0}, {43.4, 13.3, 0}, {37.2, 18.8, 0}
+                });
+    for (ElasticResource r : ElasticResource.all()) {
+      int ri = r.ordinal();
+      double u = mean(util(results.get("minfrag"), ri));
+      for (String base : List.of("static", "dynamic", "tetris")) {
+        double ub = mean(util(results.get(base), ri));
+        rows.add(new ReproRow(c, "util_" + res[ri] + "_pct", null, 100 * u, 100 * ub, base));
+        rows.add(
+            new ReproRow(
+                c + " vs " + base,
+                "util_gain_" + res[ri] + "_pct",
+                tableVII.get(base)[ri],
+                100 * (u / ub - 1),
+                null,
+                null));
+      }
+      String[] th = {"70", "90", "100"};
+      for (String s : List.of("minfrag", "static", "dynamic", "tetris")) {
+        for (int k = 0; k < 3; k++) {
+          final int kk = k;
+          double[] f =
+              results.get(s).stream().mapToDouble(x -> 100 * x.fractionAbove()[ri][kk]).toArray();
+          rows.add(
+              new ReproRow(
+                  c + " " + s,
+                  "time_above_" + th[k] + "_" + res[ri] + "_pct",
+                  tableVI.get(s)[ri][k],
+                  mean(f),
+                  null,
+                  null));
+        }
+      }
+    }
+    // reprovisioning (Fig. 9b) and task rescheduling (Table X)
+    double[] actOn = pooled(results.get("minfrag"), true);
+    double[] actOff = pooled(results.get("minfrag-no-reprovisioning"), true);
+    double[] aetOn = pooled(results.get("minfrag"), false);
+    double[] aetOff = pooled(results.get("minfrag-no-reprovisioning"), false);
+    rows.add(
+        new ReproRow(
+            c + " reprovisioning",
+            "act_p50_reduction_pct",
+            4.6,
+            pctRed(pct(actOn, 50), pct(actOff, 50)),
+            pct(actOff, 50),
+            "no-reprovisioning"));
+    rows.add(
+        new ReproRow(
+            c + " reprovisioning",
+            "act_p90_reduction_pct",
+            6.0,
+            pctRed(pct(actOn, 90), pct(actOff, 90)),
+            pct(actOff, 90),
+            "no-reprovisioning"));
+    rows.add(
+        new ReproRow(
+            c + " reprovisioning",
+            "aet_p50_reduction_pct",
+            5.0,
+            pctRed(pct(aetOn, 50), pct(aetOff, 50)),
+            pct(aetOff, 50),
+            "no-reprovisioning"));
+    rows.add(
+        new ReproRow(
+            c + " reprovisioning",
+            "aet_p90_reduction_pct",
+            14.5,
+            pctRed(pct(aetOn, 90), pct(aetOff, 90)),
+            pct(aetOff, 90),
+            "no-reprovisioning"));
+    double[] noTr = makespans(results.get("minfrag-no-rescheduling"));
+    rows.add(
+        new ReproRow(
+            c + " rescheduling",
+            "makespan_reduction_pct",
+            2.7,
+            mean(reduction(mf, noTr)),
+            mean(noTr),
+            "no-rescheduling"));
+    rows.add(
+        new ReproRow(
+            c + " rescheduling",
+            "act_p99_reduction_pct",
+            4.7,
+            pctRed(pct(actOn, 99), pct(pooled(results.get("minfrag-no-rescheduling"), true), 99)),
+            null,
+            null));
+    rows.add(
+        new ReproRow(
+            c,
+            "reprovisions_per_run",
+            null,
+            mean(
+                results.get("minfrag").stream().mapToDouble(ElasticResult::reprovisions).toArray()),
+            null,
+            null));
+    rows.add(
+        new ReproRow(
+            c,
+            "reschedules_per_run",
+            null,
+            mean(results.get("minfrag").stream().mapToDouble(ElasticResult::reschedules).toArray()),
+            null,
+            null));
+    // prediction effectiveness (Fig. 9a) for the new settings
+    rows.add(
+        new ReproRow(
+            c + " new settings (svr)",
+            "within_20pct_share_pct",
+            80.0,
+            100 * mean(toArray(effective20)),
+            null,
+            null));
+    rows.add(
+        new ReproRow(
+            c + " new settings (svr)",
+            "within_15pct_share_pct",
+            90.0,
+            100 * mean(toArray(effective15)),
+            null,
+            null));
+    plots(results, outDir, plotter);
+    if (!quick) {
+      sweep(setting, rows, outDir, plotter);
+    }
+    return rows;
+  }
+
+  /**
+   * The gain as prediction error grows: predictions = truth × log-normal error per stage and
+   * resource.
+   */
+  private static void sweep(Setting setting, List<ReproRow> rows, Path outDir, Plotter plotter)
+      throws IOException {
+    double[] covs = {0, 0.1, 0.2, 0.3, 0.5};
+    double[] gain = new double[covs.length];
+    int seeds = 3;
+    for (int i = 0; i < covs.length; i++) {
+      double[] red = new double[seeds];
+      for (int seed = 1; seed <= seeds; seed++) {
+        Instance in = instance(setting, 1000 + seed, covs[i]);
+        ElasticSimulation.Options o = ElasticSimulation.Options.defaults(seed);
+        double m = simulate(in, Variant.MINFRAG, o).makespan();
+        double s = simulate(in, Variant.STATIC, o).makespan();
+        red[seed - 1] = 100 * (1 - m / s);
+      }
+      gain[i] = mean(red);
+      rows.add(
+          new ReproRow(
+              "hibench error-cov " + (int) Math.round(100 * covs[i]) + "% vs static",
+              "makespan_reduction_pct",
+              null,
+              gain[i],
+              null,
+              null));
+    }
+    plotter.plot(
+        outDir.resolve("error-sweep.png"),
+        "MinFrag's makespan gain over Static vs prediction error",
+        "prediction error CoV",
+        "makespan reduction vs Static (%)",
+        List.of(new Plotter.Line("minfrag vs static", covs, gain)),
+        false);
+  }
+
+  private static void plots(Map<String, List<ElasticResult>> results, Path outDir, Plotter plotter)
+      throws IOException {
+    String[] res = {"cpu", "memory", "network", "disk"};
+    for (String s : List.of("minfrag", "static", "dynamic", "tetris")) {
+      ElasticResult r = results.get(s).get(0);
+      List<Plotter.Line> lines = new ArrayList<>();
+      for (int k = 0; k < 4; k++) {
+        lines.add(new Plotter.Line(res[k], r.times(), scale(r.utilization()[k], 100)));
+      }
+      plotter.plot(
+          outDir.resolve("utilization-" + s + ".png"),
+          "Cluster utilization under " + s + " (seed 1, Fig. 8)",
+          "time (s)",
+          "utilization (%)",
+          lines,
+          false);
+    }
+  }
+
+  static double effectiveness(DemandSeries predicted, DemandSeries truth) {
+    double sum = 0;
+    for (ElasticResource r : ElasticResource.all()) {
+      double p = 0;
+      double t = 0;
+      for (int k = 0; k < predicted.length(); k++) {
+        p += predicted.value(r, k);
+      }
+      for (int k = 0; k < truth.length(); k++) {
+        t += truth.value(r, k);
+      }
+      sum += t > 0 ? p / t : 1;
+    }
+    return sum / 4;
+  }
+
+  static double[] makespans(List<ElasticResult> rs) {
+    return rs.stream().mapToDouble(ElasticResult::makespan).toArray();
+  }
+
+  static double[] util(List<ElasticResult> rs, int r) {
+    return rs.stream().mapToDouble(x -> x.meanUtilization()[r]).toArray();
+  }
+
+  static double[] pooled(List<ElasticResult> rs, boolean act) {
+    return rs.stream().flatMapToDouble(x -> Arrays.stream(act ? x.act() : x.aet())).toArray();
+  }
+
+  static double[] reduction(double[] ours, double[] base) {
+    double[] out = new double[ours.length];
+    for (int i = 0; i < ours.length; i++) {
+      out[i] = 100 * (1 - ours[i] / base[i]);
+    }
+    return out;
+  }
+
+  static double pctRed(double ours, double base) {
+    return 100 * (1 - ours / base);
+  }
+
+  static double[] toArray(List<Double> v) {
+    return v.stream().mapToDouble(Double::doubleValue).toArray();
+  }
+
+  static double[] scale(double[] v, double f) {
+    double[] out = new double[v.length];
+    for (int i = 0; i < v.length; i++) {
+      out[i] = v[i] * f;
+    }
+    return out;
+  }
+
+  static double mean(double[] v) {
+    return v.length == 0 ? Double.NaN : Arrays.stream(v).sum() / v.length;
+  }
+
+  static double median(double[] v) {
+    return pct(v, 50);
+  }
+
+  /** Linear interpolation between closest ranks. */
+  static double pct(double[] v, double p) {
+    double[] s = v.clone();
+    Arrays.sort(s);
+    double pos = p / 100 * (s.length - 1);
+    int lo = (int) Math.floor(pos);
+    int hi = Math.min(s.length - 1, lo + 1);
+    return s[lo] + (s[hi] - s[lo]) * (pos - lo);
+  }
+
+  /** Half-width of the 95% Student-t confidence interval of the mean. */
+  static double ci95(double[] v) {
+    int n = v.length;
+    if (n < 2) {
+      return Double.NaN;
+    }
+    double m = mean(v);
+    double ss = 0;
+    for (double x : v) {
+      ss += (x - m) * (x - m);
+    }
+    double[] t = {
+      12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+      2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086
+    };
+    double tv = n - 1 <= t.length ? t[n - 2] : 1.96;
+    return tv * Math.sqrt(ss / (n - 1)) / Math.sqrt(n);
+  }
+}
