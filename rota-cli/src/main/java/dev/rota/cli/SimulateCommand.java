@@ -196,7 +196,8 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     Files.writeString(out.resolve("summary.json"), Json.write(summary));
     if (!noReport) {
-      HtmlReport.write(out, report(result, traceName, cut, summary));
+      HtmlReport.write(
+          out, report(result, traceName, cut, summary, hybrid == null ? null : hybrid.stats()));
     }
     stdout.print(table(result, cut, summary));
     if (hybrid != null) {
@@ -349,7 +350,15 @@ public final class SimulateCommand implements Callable<Integer> {
     return new Object[] {name, p.count(), p.mean(), p.at(50), p.at(75), p.at(90), p.at(99)};
   }
 
-  private ReportData report(SimResult r, String trace, double cut, Map<String, Object> summary) {
+  /** Jobs listed in the report's per-job table; all of them are in jobs.csv. */
+  static final int REPORT_JOB_ROWS = 2_000;
+
+  private ReportData report(
+      SimResult r,
+      String trace,
+      double cut,
+      Map<String, Object> summary,
+      dev.rota.core.hybrid.HybridStats hybrid) {
     List<String[]> rows = new ArrayList<>();
     for (String k :
         List.of(
@@ -362,10 +371,48 @@ public final class SimulateCommand implements Callable<Integer> {
             "events",
             "events_per_second",
             "wall_seconds",
-            "makespan_seconds",
-            "utilization")) {
+            "makespan_seconds")) {
       rows.add(new String[] {k, TextTable.format(summary.get(k))});
     }
+    rows.add(
+        new String[] {
+          "utilization (vcores, memory)",
+          String.format(
+              Locale.ROOT,
+              "%.1f %%, %.1f %%",
+              100 * r.cpuUtilization(),
+              100 * r.memoryUtilization())
+        });
+    rows.add(
+        new String[] {
+          "cutoff (short/long jobs)", Double.isFinite(cut) ? cut + " s" : "none (no --cutoff)"
+        });
+    List<ReportData.Table> tables = new ArrayList<>();
+    List<List<String>> pct = new ArrayList<>();
+    if (Double.isFinite(cut)) {
+      pct.add(percentileRow("short", new Percentiles(r.latencies(JobClass.SHORT, cut))));
+      pct.add(percentileRow("long", new Percentiles(r.latencies(JobClass.LONG, cut))));
+    }
+    pct.add(percentileRow("all", new Percentiles(r.latencies(null, cut))));
+    tables.add(
+        new ReportData.Table(
+            "Job latency percentiles (s)",
+            "Latency: the last task's finish minus the job's submission.",
+            List.of("jobs", "count", "mean", "p50", "p75", "p90", "p99"),
+            pct,
+            new boolean[] {false, true, true, true, true, true, true}));
+    if (hybrid != null) {
+      List<List<String>> counters = new ArrayList<>();
+      hybrid.counters().forEach((k, v) -> counters.add(List.of(k, TextTable.format(v))));
+      tables.add(
+          new ReportData.Table(
+              "Mechanism counters",
+              "What the hybrid scheduler's mechanisms (Dice, Eirene, ...) did in this run.",
+              List.of("counter", "value"),
+              counters,
+              new boolean[] {false, true}));
+    }
+    tables.add(jobTable(r, cut));
     List<Series> cdfs = new ArrayList<>();
     if (Double.isFinite(cut)) {
       cdfs.add(cdf("short", r.latencies(JobClass.SHORT, cut)));
@@ -386,8 +433,50 @@ public final class SimulateCommand implements Callable<Integer> {
     return new ReportData(
         "rota simulate: " + r.scheduler() + " on " + trace + ", " + workers + " workers",
         rows,
+        tables,
         cdfs,
         util);
+  }
+
+  private static List<String> percentileRow(String name, Percentiles p) {
+    List<String> row = new ArrayList<>();
+    row.add(name);
+    row.add(String.format(Locale.ROOT, "%,d", p.count()));
+    for (double v : new double[] {p.mean(), p.at(50), p.at(75), p.at(90), p.at(99)}) {
+      row.add(p.count() == 0 ? "-" : String.format(Locale.ROOT, "%,.1f", v));
+    }
+    return row;
+  }
+
+  /** The per-job table: the first {@value #REPORT_JOB_ROWS} jobs in submission order. */
+  private static ReportData.Table jobTable(SimResult r, double cut) {
+    List<List<String>> rows = new ArrayList<>();
+    int n = Math.min(REPORT_JOB_ROWS, r.jobs().size());
+    double t0 = r.jobs().isEmpty() ? 0 : r.submit()[0];
+    for (int i = 0; i < n; i++) {
+      rows.add(
+          List.of(
+              r.jobs().get(i).id(),
+              Double.isFinite(cut) ? JobClass.of(r.jobs().get(i), cut).name().toLowerCase() : "",
+              String.format(Locale.ROOT, "%,.1f", r.submit()[i] - t0),
+              String.format(Locale.ROOT, "%,.1f", r.latency(i)),
+              String.format(Locale.ROOT, "%,d", r.jobs().get(i).taskCount())));
+    }
+    String note =
+        (n < r.jobs().size()
+                ? "The first "
+                    + String.format(Locale.ROOT, "%,d", n)
+                    + " of "
+                    + String.format(Locale.ROOT, "%,d", r.jobs().size())
+                    + " jobs; all are in"
+                : "All jobs; also in")
+            + " jobs.csv. Submitted: seconds after the first submission. Click a heading to sort.";
+    return new ReportData.Table(
+        "Jobs",
+        note,
+        List.of("job", "class", "submitted (s)", "latency (s)", "tasks"),
+        rows,
+        new boolean[] {false, false, true, true, true});
   }
 
   static Series cdf(String name, double[] values) {

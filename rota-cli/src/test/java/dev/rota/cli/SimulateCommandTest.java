@@ -55,7 +55,22 @@ class SimulateCommandTest {
       assertTrue(summary.contains(key), key + " missing from " + summary);
     }
     assertEquals(2911, Files.readAllLines(out.resolve("jobs.csv")).size());
-    assertTrue(Files.size(out.resolve("report.html")) > 0);
+    // the report holds the results, not only the run's parameters
+    String html = Files.readString(out.resolve("report.html"));
+    assertTrue(
+        html.contains("<th scope=\"row\">cutoff (short/long jobs)</th><td>90.5811 s</td>"),
+        html.substring(0, Math.min(3000, html.length())));
+    assertTrue(
+        html.matches("(?s).*utilization \\(vcores, memory\\)</th><td>[0-9.]+ %, [0-9.]+ %.*"));
+    assertTrue(html.contains("<h2>Job latency percentiles (s)</h2>"));
+    for (String cls : new String[] {"short", "long", "all"}) {
+      assertTrue(html.contains("<tr><td>" + cls + "</td><td class=\"num\">"), cls);
+    }
+    assertTrue(html.contains("<td class=\"num\">2,634</td>"), "2,634 short jobs");
+    assertTrue(html.contains("<h2>Jobs</h2>"));
+    assertTrue(html.contains("The first 2,000 of 2,910 jobs; all are in jobs.csv."));
+    assertEquals(
+        2_000 + 3, html.split("<tr><td>", -1).length - 1, "2,000 job rows + 3 percentiles");
   }
 
   @Test

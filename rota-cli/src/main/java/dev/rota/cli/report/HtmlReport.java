@@ -125,6 +125,9 @@ public final class HtmlReport {
             " points are downsampled for drawing only, the summary is computed from all data.</p>\n");
 
     appendSummary(html, data.summary());
+    for (ReportData.Table t : data.tables()) {
+      appendTable(html, t);
+    }
 
     // latency CDF
     List<Series> cdf = clean(data.latencyCdf(), false);
@@ -336,7 +339,8 @@ public final class HtmlReport {
       st.setXAxisDecimalPattern("#,##0.##");
     }
     st.setYAxisDecimalPattern("#,##0.##");
-    st.setMarkerSize(0);
+    st.setMarkerSize(6);
+    st.setSeriesColors(PALETTE);
     Set<String> used = new HashSet<>();
     int i = 0;
     for (Series s : series) {
@@ -347,11 +351,27 @@ public final class HtmlReport {
         unique = name + " (" + k + ")";
       }
       XYSeries xs = chart.addSeries(unique, s.x(), s.y());
-      xs.setMarker(SeriesMarkers.NONE);
+      // a short series (one point is no line at all) is drawn with its points marked
+      xs.setMarker(s.x().length <= 20 ? SeriesMarkers.CIRCLE : SeriesMarkers.NONE);
       xs.setLineWidth(1.5f);
     }
     return chart;
   }
+
+  /**
+   * Series colours: the Okabe-Ito palette, distinguishable with the common colour-vision
+   * deficiencies (XChart's default put "short" and "all" in two similar blues).
+   */
+  private static final Color[] PALETTE = {
+    new Color(0, 114, 178), // blue
+    new Color(230, 159, 0), // orange
+    new Color(0, 158, 115), // bluish green
+    new Color(204, 121, 167), // reddish purple
+    new Color(86, 180, 233), // sky blue
+    new Color(213, 94, 0), // vermillion
+    new Color(240, 228, 66), // yellow
+    Color.BLACK
+  };
 
   private static void savePng(XYChart chart, Path file) throws IOException {
     try (OutputStream out = Files.newOutputStream(file)) {
@@ -537,6 +557,12 @@ public final class HtmlReport {
           "img{max-width:100%;height:auto;border:1px solid #ddd}",
           "figcaption{color:#555;font-size:.9rem;margin-top:.3rem}",
           "p.skipped{color:#6b5300;background:#fff8db;border:1px solid #f0e0a0;padding:.5rem .75rem}",
+          "th.num,td.num{text-align:right}",
+          "table.sortable th{cursor:pointer}",
+          "table.sortable th[data-asc='1']::after{content:' \\25B2'}",
+          "table.sortable th[data-asc='0']::after{content:' \\25BC'}",
+          "div.scroll{max-height:24rem;overflow-y:auto;display:inline-block}",
+          "div.scroll thead th{position:sticky;top:0}",
           "");
 
   private static void appendSummary(StringBuilder html, List<String[]> rows) {
@@ -569,6 +595,69 @@ public final class HtmlReport {
     }
     html.append("</tbody>\n</table>\n");
   }
+
+  /**
+   * A result table; a click on a column heading sorts by it (a few lines of inline script, no
+   * library), numeric columns as numbers.
+   */
+  private static void appendTable(StringBuilder html, ReportData.Table t) {
+    html.append("<h2>").append(escape(t.title())).append("</h2>\n");
+    if (!t.note().isEmpty()) {
+      html.append("<p class=\"note\">").append(escape(t.note())).append("</p>\n");
+    }
+    if (t.rows().isEmpty()) {
+      html.append("<p class=\"skipped\">No rows.</p>\n");
+      return;
+    }
+    boolean scroll = t.rows().size() > 25;
+    html.append(scroll ? "<div class=\"scroll\">" : "<div>")
+        .append("<table class=\"results sortable\">\n<thead><tr>");
+    for (int c = 0; c < t.header().size(); c++) {
+      html.append("<th scope=\"col\"")
+          .append(t.numeric()[c] ? " class=\"num\" data-num=\"1\"" : "")
+          .append(" title=\"sort\">")
+          .append(escape(t.header().get(c)))
+          .append("</th>");
+    }
+    html.append("</tr></thead>\n<tbody>\n");
+    for (List<String> row : t.rows()) {
+      html.append("<tr>");
+      for (int c = 0; c < row.size(); c++) {
+        html.append(t.numeric()[c] ? "<td class=\"num\">" : "<td>")
+            .append(escape(row.get(c)))
+            .append("</td>");
+      }
+      html.append("</tr>\n");
+    }
+    html.append("</tbody>\n</table></div>\n");
+    if (html.indexOf(SORT_SCRIPT_MARK) < 0) {
+      html.append(SORT_SCRIPT);
+    }
+  }
+
+  private static final String SORT_SCRIPT_MARK = "rota-sort";
+
+  private static final String SORT_SCRIPT =
+      "<script id=\"rota-sort\">\n"
+          + "document.querySelectorAll('table.sortable th').forEach(function (th, i0) {\n"
+          + "  th.addEventListener('click', function () {\n"
+          + "    var table = th.closest('table'), body = table.tBodies[0];\n"
+          + "    var col = Array.prototype.indexOf.call(th.parentNode.children, th);\n"
+          + "    var num = th.hasAttribute('data-num'), asc = th.getAttribute('data-asc') !== '1';\n"
+          + "    th.parentNode.querySelectorAll('th').forEach(function (h) {"
+          + " h.removeAttribute('data-asc'); });\n"
+          + "    th.setAttribute('data-asc', asc ? '1' : '0');\n"
+          + "    var rows = Array.prototype.slice.call(body.rows);\n"
+          + "    rows.sort(function (a, b) {\n"
+          + "      var x = a.cells[col].textContent, y = b.cells[col].textContent;\n"
+          + "      var d = num ? (parseFloat(x.replace(/,/g, '')) || 0)"
+          + " - (parseFloat(y.replace(/,/g, '')) || 0) : x.localeCompare(y);\n"
+          + "      return asc ? d : -d;\n"
+          + "    });\n"
+          + "    rows.forEach(function (r) { body.appendChild(r); });\n"
+          + "  });\n"
+          + "});\n"
+          + "</script>\n";
 
   private static void appendFigure(
       StringBuilder html,
