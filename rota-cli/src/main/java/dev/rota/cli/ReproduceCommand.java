@@ -62,16 +62,62 @@ public final class ReproduceCommand implements Callable<Integer> {
     List<ReproRow> rows = e.run(quick, dir, ReproduceCommand::plot);
     Files.createDirectories(out);
     Files.writeString(out.resolve(name + ".json"), Experiments.toJson(name, rows));
+    List<String> plots = plotsIn(out, dir);
+    Path page = out.resolve(name + ".html");
+    dev.rota.cli.report.HtmlReport.writeResultsPage(
+        page,
+        "rota reproduce " + name + (quick ? " --quick" : ""),
+        e.description()
+            + " Every row: the paper's figure, Rota's, the baseline's and Rota/baseline, as in "
+            + name
+            + ".json.",
+        List.of(rowsTable(rows)),
+        plots);
     System.out.print(table(rows));
     System.out.printf(
         Locale.ROOT,
-        "%s%s: %d rows in %.1f s, wrote %s%n",
+        "%s%s: %d rows in %.1f s, wrote %s, %s and %d plot(s) in %s%n",
         name,
         quick ? " (quick)" : "",
         rows.size(),
         RotaCli.elapsedSeconds(),
-        out.resolve(name + ".json").toAbsolutePath().normalize());
+        out.resolve(name + ".json").toAbsolutePath().normalize(),
+        page.toAbsolutePath().normalize(),
+        plots.size(),
+        dir.toAbsolutePath().normalize());
     return 0;
+  }
+
+  /** The PNG files the experiment wrote under {@code dir}, relative to {@code out}, sorted. */
+  private static List<String> plotsIn(Path out, Path dir) throws IOException {
+    try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+      return files
+          .filter(f -> f.toString().endsWith(".png"))
+          .map(f -> out.relativize(f).toString().replace(java.io.File.separatorChar, '/'))
+          .sorted()
+          .toList();
+    }
+  }
+
+  static dev.rota.cli.report.ReportData.Table rowsTable(List<ReproRow> rows) {
+    List<List<String>> cells = new java.util.ArrayList<>();
+    for (ReproRow r : rows) {
+      cells.add(
+          List.of(
+              r.caseName(),
+              r.metric(),
+              TextTable.format(r.paper()),
+              TextTable.format(r.rota()),
+              TextTable.format(r.baseline()),
+              TextTable.format(r.ratio()),
+              r.baselineName() == null ? "" : r.baselineName()));
+    }
+    return new dev.rota.cli.report.ReportData.Table(
+        "Results",
+        "paper: the paper's figure where it gives one; rota/baseline: the ratio.",
+        List.of("case", "metric", "paper", "rota", "baseline", "rota/baseline", "baseline is"),
+        cells,
+        new boolean[] {false, false, true, true, true, true, false});
   }
 
   /** Draws an experiment's figure with the report's plotting. */

@@ -30,6 +30,17 @@ class ReproduceCommandTest {
         }) {
       assertTrue(json.contains(key), key + " missing");
     }
+    // the HTML page beside the JSON: every row in the table, every plot the run drew
+    String html = Files.readString(out.resolve("baselines.html"));
+    assertTrue(html.contains("<h1>rota reproduce baselines --quick</h1>"), html);
+    long rows = json.split("\"metric\":", -1).length - 1;
+    assertEquals(rows, html.split("<tr><td>", -1).length - 1, "one table row per JSON row");
+    try (var pngs = Files.walk(out.resolve("baselines"))) {
+      for (Path png : pngs.filter(f -> f.toString().endsWith(".png")).toList()) {
+        String rel = out.relativize(png).toString().replace('\\', '/');
+        assertTrue(html.contains("<img src=\"" + rel + "\""), rel + " not on the page");
+      }
+    }
   }
 
   @Test

@@ -659,6 +659,47 @@ public final class HtmlReport {
           + "});\n"
           + "</script>\n";
 
+  /**
+   * A results page for commands whose plots are already files (e.g. {@code rota reproduce}): the
+   * title, a note, the tables, then every image in {@code images} (paths relative to the page's
+   * directory, shown in order with the file name as caption).
+   */
+  public static void writeResultsPage(
+      Path file, String title, String note, List<ReportData.Table> tables, List<String> images)
+      throws IOException {
+    StringBuilder html = new StringBuilder(8192);
+    html.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+        .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+        .append("<meta name=\"generator\" content=\"Rota\">\n<title>")
+        .append(escape(title))
+        .append("</title>\n<style>\n")
+        .append(CSS)
+        .append("</style>\n</head>\n<body>\n<h1>")
+        .append(escape(title))
+        .append("</h1>\n<p class=\"note\">")
+        .append(escape(note))
+        .append("</p>\n");
+    for (ReportData.Table t : tables) {
+      appendTable(html, t);
+    }
+    html.append("<h2>Plots</h2>\n");
+    if (images.isEmpty()) {
+      html.append("<p class=\"skipped\">This run drew no plots.</p>\n");
+    }
+    for (String img : images) {
+      html.append("<figure>\n<img src=\"")
+          .append(escape(img))
+          .append("\" alt=\"")
+          .append(escape(img))
+          .append("\">\n<figcaption>")
+          .append(escape(img))
+          .append("</figcaption>\n</figure>\n");
+    }
+    html.append("</body>\n</html>\n");
+    Files.createDirectories(file.toAbsolutePath().getParent());
+    Files.writeString(file, html, StandardCharsets.UTF_8);
+  }
+
   private static void appendFigure(
       StringBuilder html,
       String base,

@@ -273,7 +273,7 @@ public final class HybridExperiment implements Experiment {
   @Override
   public String description() {
     return "Dice (ES, OP) and Eirene (CCDM, SATC) over Hawk/Eagle on the Eagle subtraces; baselines vs the"
-        + " reference simulator (issue 3).";
+        + " reference simulator.";
   }
 
   /** What one run measured. */
