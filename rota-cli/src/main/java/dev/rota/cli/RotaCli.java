@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
       ReproduceCommand.class,
       ReserveCommand.class,
       CheckConfCommand.class,
+      StatusCommand.class,
       dev.rota.cli.demo.DemoCommand.class,
       CommandLine.HelpCommand.class
     })

@@ -310,4 +310,24 @@ class RotaCapacitySchedulerIT {
     assertTrue(after.ruleEngineLoaded());
     assertEquals(1, RotaMetricsJmx.longAttribute("SelfChecksRun"));
   }
+
+  @Test
+  @Order(7)
+  void rotaStatusReadsTheRunningRmsRotaMetricsOverItsWebEndpoint() {
+    String web =
+        rm().getConfig()
+            .get(org.apache.hadoop.yarn.conf.YarnConfiguration.RM_WEBAPP_ADDRESS)
+            .replace("0.0.0.0", "localhost");
+    java.io.StringWriter out = new java.io.StringWriter();
+    var cl = dev.rota.cli.RotaCli.commandLine();
+    cl.setOut(new java.io.PrintWriter(out, true));
+    int rc = cl.execute("status", "--rm", web);
+    System.out.println("rota status --rm " + web + ":\n" + out);
+    assertEquals(0, rc, out.toString());
+    assertTrue(out.toString().startsWith("Rota in the ResourceManager at " + web), out.toString());
+    assertTrue(
+        out.toString().matches("(?s).*RotaSchedulerMetrics\\s+RuleEngineLoaded\\s+1\\b.*"),
+        out.toString());
+    assertTrue(out.toString().contains("SelfChecksRun"), out.toString());
+  }
 }
