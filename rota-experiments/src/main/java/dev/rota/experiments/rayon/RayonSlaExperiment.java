@@ -50,6 +50,18 @@ import java.util.Set;
  * be_latency_p50_s}, {@code be_latency_p90_s}, {@code be_latency_mean_s}, {@code utilization_pct};
  * the baseline is the tuned static capacity configuration ({@code capacity}); and one row {@code
  * baseline_sla_share_pct} saying which share the tuning chose.
+ *
+ * <p><b>Under runtime noise</b> (issue #15): for each {@link RuntimeNoise} of {@link #noiseLevels}
+ * (none; mean-preserving log-normal σ = 0.1, 0.3, 0.5; 10% of SLA jobs declaring 80% of their true
+ * durations), seeded with {@link SlaDefaults#NOISE_SEED}, the baseline (the noise-free tuning's
+ * queues) and Rota with each of {@link #VARIANTS} run the same actual durations; reservations and
+ * deadlines stay what the jobs declare. Cases {@code <label>, noise <noise>, <variant>} with rows
+ * {@code sla_accepted_pct}, {@code sla_met_pct}, {@code sla_met_all_pct}, {@code rejected_pct},
+ * {@code overrun_jobs}, {@code sla_feasible_alone_pct} (the ceiling: SLA jobs that would meet their
+ * deadline alone on the empty cluster), {@code renegotiations_accepted}, {@code
+ * renegotiations_rejected}, {@code be_throughput_jobs_per_h}, {@code be_latency_p50_s}, {@code
+ * be_latency_mean_s}, beside the baseline under the same noise; the same as one table on stdout and
+ * in {@code noise.txt}.
  */
 public final class RayonSlaExperiment implements Experiment {
   static final String TRACE = "swim/FB-2010_samples_24_times_1hr_0.tsv";
@@ -102,7 +114,8 @@ public final class RayonSlaExperiment implements Experiment {
   @Override
   public String description() {
     return "Rayon §6.4: SLA jobs under reservations (70% production cap) vs a hindsight-tuned static capacity"
-        + " configuration, SWIM FB-2010, base and 50% over-reservation.";
+        + " configuration, SWIM FB-2010, base and 50% over-reservation; and under runtime noise (log-normal"
+        + " σ 0.1/0.3/0.5, 10% of SLA jobs under-declaring by 20%) with Rota's overrun options on and off.";
   }
 
   /** One candidate configuration of the baseline and how it did. */
