@@ -14,6 +14,7 @@ import dev.rota.workload.WorkloadClient;
 import dev.rota.workload.WorkloadSpec;
 import dev.rota.yarn.reservation.PlanConversion;
 import dev.rota.yarn.reservation.RdlCarrier;
+import dev.rota.yarn.reservation.ReservationOverrunMetrics;
 import dev.rota.yarn.reservation.RotaPlanner;
 import dev.rota.yarn.reservation.RotaReservationAgent;
 import dev.rota.yarn.reservation.RotaSharingPolicy;
@@ -310,8 +311,121 @@ class RotaReservationIT {
     assertEquals(before, plan().getAllReservations().size(), "the plan is unchanged");
   }
 
+  /**
+   * Issue #15 part 4: a reserved application whose tasks run 20% longer than its reservation
+   * declares (2 tasks of 12 s against 2 bundles leased for 10 s, the window exactly 10 s so the
+   * placement is forced and the reservation ends at its deadline). In Hadoop 3.5.0 the plan
+   * follower expires the reservation's queue at the deadline and, with {@code
+   * reservation-move-on-expiry} (true in conf/reservation), moves the application to {@code
+   * root.dedicated.dedicated-default}; Rota's follower reports it (WARN line, metrics) and, when
+   * the application finishes, its overrun.
+   */
   @Test
   @Order(3)
+  @Timeout(value = 150, unit = TimeUnit.SECONDS)
+  void aReservedApplicationThatRunsLongerThanDeclaredFinishesBestEffortAndItsOverrunIsReported()
+      throws Exception {
+    assertNotNull(acceptedIntervals, "test 1 accepted a reservation");
+    // test 1's reservation holds 3 of the plan's 4 bundles until the end of its first interval
+    long freeFrom = acceptedIntervals.get(0).getEndTime();
+    await(
+        "test 1's reservation leaves 2 bundles free",
+        60,
+        () -> System.currentTimeMillis() >= freeFrom);
+    Path rdl = clientConf.getParent().resolve("overrun.rdl");
+    Files.writeString(rdl, "window(atom(<1024,1>, 1, 2, 10, 20), 0, 10)\n");
+    Map.Entry<Integer, String> r =
+        rota("reserve", rdl.toString(), "--queue", QUEUE, "--conf", clientConf.toString());
+    assertEquals(0, r.getKey(), r.getValue());
+    String id = r.getValue().split("\\s+")[1]; // "accepted reservation_... in queue dedicated"
+    ReservationId rid = ReservationId.parseReservationId(id);
+    long end = plan().getReservationById(rid).getEndTime();
+    assertEquals(10_000, end - plan().getReservationById(rid).getStartTime());
+    ReservationOverrunMetrics.Counts before = ReservationOverrunMetrics.counts();
+    try {
+      runsLongerThanDeclared(id, end, before);
+    } finally {
+      // leave the plan as the restart test expects it (Hadoop archives ended reservations only
+      // after the 24 h policy window)
+      client.deleteReservation(
+          org.apache.hadoop.yarn.api.protocolrecords.ReservationDeleteRequest.newInstance(rid));
+    }
+  }
+
+  private void runsLongerThanDeclared(String id, long end, ReservationOverrunMetrics.Counts before)
+      throws Exception {
+
+    var cs =
+        (org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler)
+            rm().getResourceScheduler();
+    await("the reservation's queue exists", 30, () -> cs.getQueue(id) != null);
+    WorkloadClient workloads = new WorkloadClient(client, AmLaunch.sameJvm(clientConf));
+    ApplicationId app =
+        workloads.submit(
+            WorkloadSpec.simple("overrun", "root." + QUEUE, 1024, 1, List.of(12_000L, 12_000L))
+                .withReservation(id));
+    java.util.Set<String> queues = new java.util.LinkedHashSet<>();
+    long deadline = System.currentTimeMillis() + 100_000;
+    while (!done(app)) {
+      assertTrue(
+          System.currentTimeMillis() < deadline,
+          "the application finishes within 100 s; queues so far " + queues);
+      var sa = cs.getSchedulerApplications().get(app);
+      if (sa != null && sa.getQueue() != null) {
+        queues.add(sa.getQueue().getQueueName());
+      }
+      Thread.sleep(250);
+    }
+    ApplicationReport report = client.getApplicationReport(app);
+    System.out.println(
+        "[RotaReservationIT] overrun: queues "
+            + queues
+            + ", finished "
+            + (report.getFinishTime() - end)
+            + " ms after the reservation's end; "
+            + report.getDiagnostics());
+    assertSucceeded(app);
+    assertTrue(
+        report.getDiagnostics().contains("2 tasks in 1 stages done"), report.getDiagnostics());
+    assertTrue(report.getFinishTime() > end, "the work outlived the reservation");
+    List<String> seen = List.copyOf(queues);
+    assertEquals(2, seen.size(), seen.toString());
+    assertEquals(id, seen.get(0), "ran in the reservation's queue");
+    assertTrue(
+        seen.get(1).endsWith(QUEUE + "-default"),
+        "then, moved by Hadoop at the reservation's end, in the plan's default queue: " + seen);
+
+    await(
+        "the overrun is reported when the application has finished",
+        15,
+        () -> ReservationOverrunMetrics.counts().overrunFinished() > before.overrunFinished());
+    ReservationOverrunMetrics.Counts after = ReservationOverrunMetrics.counts();
+    assertEquals(before.movedOnExpiry() + 1, after.movedOnExpiry(), after.toString());
+    assertEquals(before.killedOnExpiry(), after.killedOnExpiry(), after.toString());
+    List<ReservationOverrunMetrics.Report> mine =
+        ReservationOverrunMetrics.recent().stream()
+            .filter(x -> x.reservationId().equals(id) && x.applicationId().equals(app.toString()))
+            .toList();
+    System.out.println("[RotaReservationIT] overrun reports: " + mine);
+    assertEquals(2, mine.size(), mine.toString());
+    ReservationOverrunMetrics.Report moved = mine.get(0);
+    assertEquals(ReservationOverrunMetrics.Outcome.MOVED, moved.outcome());
+    assertEquals(end, moved.reservationEndMs());
+    assertTrue(moved.overrunMs() >= 1, "running containers at the end: " + moved);
+    assertTrue(
+        moved.message().contains(id)
+            && moved.message().contains(app.toString())
+            && moved.message().contains("moved it to queue " + seen.get(1)),
+        moved.message());
+    ReservationOverrunMetrics.Report finished = mine.get(1);
+    assertEquals(ReservationOverrunMetrics.Outcome.FINISHED, finished.outcome());
+    assertEquals(report.getFinishTime() - end, finished.overrunMs(), finished.toString());
+    assertTrue(finished.message().contains("an overrun of " + finished.overrunMs() + " ms"));
+    assertEquals(after.lastOverrunMs(), finished.overrunMs());
+  }
+
+  @Test
+  @Order(4)
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
   void afterAResourceManagerRestartTheAcceptedReservationIsStillThere() throws Exception {
     assertNotNull(accepted, "test 1 accepted a reservation");

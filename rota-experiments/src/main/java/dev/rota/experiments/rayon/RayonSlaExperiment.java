@@ -6,6 +6,7 @@ import dev.rota.core.model.NodeSpec;
 import dev.rota.core.model.QueueSpec;
 import dev.rota.core.model.Workload;
 import dev.rota.core.reservation.sim.ReservationFollowerPolicy;
+import dev.rota.core.reservation.sim.RuntimeNoise;
 import dev.rota.core.reservation.sim.SlaDefaults;
 import dev.rota.core.reservation.sim.SlaMetrics;
 import dev.rota.core.reservation.sim.SlaWorkload;
@@ -49,6 +50,18 @@ import java.util.Set;
  * be_latency_p50_s}, {@code be_latency_p90_s}, {@code be_latency_mean_s}, {@code utilization_pct};
  * the baseline is the tuned static capacity configuration ({@code capacity}); and one row {@code
  * baseline_sla_share_pct} saying which share the tuning chose.
+ *
+ * <p><b>Under runtime noise</b> (issue #15): for each {@link RuntimeNoise} of {@link #noiseLevels}
+ * (none; mean-preserving log-normal σ = 0.1, 0.3, 0.5; 10% of SLA jobs declaring 80% of their true
+ * durations), seeded with {@link SlaDefaults#NOISE_SEED}, the baseline (the noise-free tuning's
+ * queues) and Rota with each of {@link #VARIANTS} run the same actual durations; reservations and
+ * deadlines stay what the jobs declare. Cases {@code <label>, noise <noise>, <variant>} with rows
+ * {@code sla_accepted_pct}, {@code sla_met_pct}, {@code sla_met_all_pct}, {@code rejected_pct},
+ * {@code overrun_jobs}, {@code sla_feasible_alone_pct} (the ceiling: SLA jobs that would meet their
+ * deadline alone on the empty cluster), {@code renegotiations_accepted}, {@code
+ * renegotiations_rejected}, {@code be_throughput_jobs_per_h}, {@code be_latency_p50_s}, {@code
+ * be_latency_mean_s}, beside the baseline under the same noise; the same as one table on stdout and
+ * in {@code noise.txt}.
  */
 public final class RayonSlaExperiment implements Experiment {
   static final String TRACE = "swim/FB-2010_samples_24_times_1hr_0.tsv";
@@ -101,7 +114,8 @@ public final class RayonSlaExperiment implements Experiment {
   @Override
   public String description() {
     return "Rayon §6.4: SLA jobs under reservations (70% production cap) vs a hindsight-tuned static capacity"
-        + " configuration, SWIM FB-2010, base and 50% over-reservation.";
+        + " configuration, SWIM FB-2010, base and 50% over-reservation; and under runtime noise (log-normal"
+        + " σ 0.1/0.3/0.5, 10% of SLA jobs under-declaring by 20%) with Rota's overrun options on and off.";
   }
 
   /** One candidate configuration of the baseline and how it did. */
@@ -116,6 +130,73 @@ public final class RayonSlaExperiment implements Experiment {
   /** What one Rota run produced. */
   record RotaRun(
       double factor, SimResult result, SlaMetrics metrics, ReservationFollowerPolicy policy) {}
+
+  /**
+   * One configuration of Rota's options against runtime noise.
+   *
+   * @param name its name in the table
+   * @param overReservation extra parallelism declared (the paper's §6.4.2 over-reservation)
+   * @param leasePadding each stage's lease padded by this factor (over-reservation in time)
+   * @param renegotiate replanning: the job updates its reservation when it falls short
+   * @param overrunAsBestEffort an overrunning job continues as a best-effort job of its tenant
+   * @param catchUp stragglers do not count against the job's allocation
+   */
+  record Variant(
+      String name,
+      double overReservation,
+      double leasePadding,
+      boolean renegotiate,
+      boolean overrunAsBestEffort,
+      boolean catchUp) {
+    ReservationFollowerPolicy.Settings settings() {
+      return ReservationFollowerPolicy.Settings.defaults(overReservation)
+          .withLeasePadding(leasePadding)
+          .withOverrunHandling(renegotiate, overrunAsBestEffort)
+          .withCatchUp(catchUp);
+    }
+  }
+
+  /**
+   * Rota's configurations under noise: the options off, replanning (renegotiation with best-effort
+   * continuation), catch-up, both, lease padding, and the paper's over-reservation (extra width).
+   */
+  static final List<Variant> VARIANTS =
+      List.of(
+          new Variant("off", SlaDefaults.OVER_RESERVATION_BASE, 1.0, false, false, false),
+          new Variant("replan", SlaDefaults.OVER_RESERVATION_BASE, 1.0, true, true, false),
+          new Variant("catch-up", SlaDefaults.OVER_RESERVATION_BASE, 1.0, false, false, true),
+          new Variant(
+              "catch-up + replan", SlaDefaults.OVER_RESERVATION_BASE, 1.0, true, true, true),
+          new Variant(
+              "pad 5%",
+              SlaDefaults.OVER_RESERVATION_BASE,
+              SlaDefaults.NOISE_LEASE_PADDING,
+              false,
+              false,
+              false),
+          new Variant(
+              "over 50% width", SlaDefaults.OVER_RESERVATION_VARIANT, 1.0, false, false, false));
+
+  /** The noise levels: none, log-normal σ = 0.1, 0.3, 0.5, and 10% of SLA jobs under 20%. */
+  static List<RuntimeNoise> noiseLevels() {
+    List<RuntimeNoise> out = new ArrayList<>();
+    out.add(RuntimeNoise.none());
+    for (double sigma : SlaDefaults.NOISE_SIGMAS) {
+      out.add(RuntimeNoise.logNormal(sigma));
+    }
+    out.add(
+        RuntimeNoise.underDeclared(
+            SlaDefaults.UNDER_DECLARE_FRACTION, SlaDefaults.UNDER_DECLARE_SHARE));
+    return out;
+  }
+
+  /** One run under noise: Rota with a variant, or the baseline ({@code variant} null). */
+  record NoiseRun(
+      RuntimeNoise noise,
+      Variant variant,
+      SlaMetrics metrics,
+      ReservationFollowerPolicy policy,
+      double feasibleAlonePct) {}
 
   @Override
   public List<ReproRow> run(boolean quick, Path outDir, Plotter plotter) throws IOException {
@@ -193,31 +274,59 @@ public final class RayonSlaExperiment implements Experiment {
         describe(queues));
 
     List<RotaRun> runs = new ArrayList<>();
-    for (double f :
-        List.of(SlaDefaults.OVER_RESERVATION_BASE, SlaDefaults.OVER_RESERVATION_VARIANT)) {
-      long t = System.nanoTime();
-      ReservationFollowerPolicy policy =
-          new ReservationFollowerPolicy(ReservationFollowerPolicy.Settings.defaults(f));
-      SimResult r =
-          new ClusterSimulation(w.workload(), nodes, queues, policy, SlaDefaults.SEED).run();
-      Set<String> accepted = new HashSet<>();
-      policy.admissions().stream()
-          .filter(ReservationFollowerPolicy.Admission::accepted)
-          .forEach(a -> accepted.add(a.jobId()));
-      SlaMetrics m = SlaMetrics.measure(w, r, accepted::contains, windowEnd);
-      log(label + " rota f=" + f, m, policy, t);
-      Map<String, Long> why = new java.util.TreeMap<>();
-      policy.admissions().stream()
-          .filter(a -> !a.accepted())
-          .forEach(a -> why.merge(a.rejection().name(), 1L, Long::sum));
-      log.printf(Locale.ROOT, "[rayon-sla] %s rota f=%s rejections by reason: %s%n", label, f, why);
-      runs.add(new RotaRun(f, r, m, policy));
+    List<NoiseRun> noiseRuns = new ArrayList<>();
+    for (RuntimeNoise noise : noiseLevels()) {
+      SlaWorkload actual = noise.apply(w, SlaDefaults.NOISE_SEED);
+      long tb = System.nanoTime();
+      SimResult br =
+          new ClusterSimulation(
+                  actual.workload(), nodes, queues, new StaticCapacityPolicy(), SlaDefaults.SEED)
+              .run();
+      SlaMetrics bm = SlaMetrics.measure(actual, br, id -> true, windowEnd);
+      log(label + " noise " + noise.label() + " capacity", bm, null, tb);
+      double feasible = actual.slaFeasibleAlonePct();
+      noiseRuns.add(new NoiseRun(noise, null, bm, null, feasible));
+      for (Variant v : VARIANTS) {
+        long t = System.nanoTime();
+        ReservationFollowerPolicy policy = new ReservationFollowerPolicy(v.settings());
+        SimResult r =
+            new ClusterSimulation(actual.workload(), nodes, queues, policy, SlaDefaults.SEED).run();
+        Set<String> accepted = new HashSet<>();
+        policy.admissions().stream()
+            .filter(ReservationFollowerPolicy.Admission::accepted)
+            .forEach(a -> accepted.add(a.jobId()));
+        SlaMetrics m = SlaMetrics.measure(actual, r, accepted::contains, windowEnd);
+        log(label + " noise " + noise.label() + " rota " + v.name(), m, policy, t);
+        noiseRuns.add(new NoiseRun(noise, v, m, policy, feasible));
+        Map<String, Long> why = new java.util.TreeMap<>();
+        policy.admissions().stream()
+            .filter(a -> !a.accepted())
+            .forEach(a -> why.merge(a.rejection().name(), 1L, Long::sum));
+        log.printf(
+            Locale.ROOT,
+            "[rayon-sla] %s noise %s rota %s rejections by reason: %s%n",
+            label,
+            noise.label(),
+            v.name(),
+            why);
+        if (noise.kind() == RuntimeNoise.Kind.NONE
+            && v.leasePadding() == 1.0
+            && !v.renegotiate()
+            && !v.overrunAsBestEffort()
+            && !v.catchUp()) {
+          runs.add(new RotaRun(v.overReservation(), r, m, policy));
+        }
+      }
     }
+    String table = noiseTable(label, noiseRuns);
+    System.out.print(table);
+    java.nio.file.Files.writeString(outDir.resolve("noise.txt"), table);
 
     List<ReproRow> rows = new ArrayList<>();
     for (RotaRun run : runs) {
       addRows(rows, label, run, base, slots);
     }
+    addNoiseRows(rows, label, noiseRuns);
     rows.add(
         new ReproRow(
             label + ", baseline tuning",
@@ -236,6 +345,101 @@ public final class RayonSlaExperiment implements Experiment {
         + (factor == SlaDefaults.OVER_RESERVATION_BASE
             ? ", base"
             : String.format(Locale.ROOT, ", over-reservation %.0f%%", 100 * (factor - 1)));
+  }
+
+  /** The baseline's run under the same noise as {@code r}. */
+  private static NoiseRun baselineOf(List<NoiseRun> all, RuntimeNoise noise) {
+    return all.stream()
+        .filter(x -> x.variant == null && x.noise.equals(noise))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  static String noiseCase(String label, RuntimeNoise noise, Variant v) {
+    return label + ", noise " + noise.label() + ", " + (v == null ? "baseline" : v.name());
+  }
+
+  private static void addNoiseRows(List<ReproRow> rows, String label, List<NoiseRun> all) {
+    String bn = StaticCapacityPolicy.NAME;
+    for (NoiseRun r : all) {
+      if (r.variant == null) {
+        continue;
+      }
+      SlaMetrics m = r.metrics;
+      SlaMetrics b = baselineOf(all, r.noise).metrics;
+      String c = noiseCase(label, r.noise, r.variant);
+      Map<String, Double> none = Map.of();
+      Percentiles rl = new Percentiles(m.beLatency());
+      Percentiles bl = new Percentiles(b.beLatency());
+      rows.add(row(c, "sla_accepted_pct", none, 100 - m.rejectedPct(), 100.0, bn));
+      rows.add(row(c, "sla_met_pct", none, m.slaMetPct(), b.slaMetPct(), bn));
+      rows.add(row(c, "sla_met_all_pct", none, m.slaMetAllPct(), b.slaMetAllPct(), bn));
+      rows.add(row(c, "rejected_pct", none, m.rejectedPct(), b.rejectedPct(), bn));
+      rows.add(row(c, "overrun_jobs", none, r.policy.overrunJobs().size(), null, null));
+      rows.add(row(c, "sla_feasible_alone_pct", none, r.feasibleAlonePct, null, null));
+      rows.add(
+          row(c, "renegotiations_accepted", none, r.policy.renegotiationsAccepted(), null, null));
+      rows.add(
+          row(c, "renegotiations_rejected", none, r.policy.renegotiationsRejected(), null, null));
+      rows.add(
+          row(
+              c,
+              "be_throughput_jobs_per_h",
+              none,
+              m.beThroughputPerHour(),
+              b.beThroughputPerHour(),
+              bn));
+      rows.add(row(c, "be_latency_p50_s", none, rl.at(50), bl.at(50), bn));
+      rows.add(row(c, "be_latency_mean_s", none, rl.mean(), bl.mean(), bn));
+    }
+  }
+
+  /**
+   * The SLA-under-noise table: per noise level the baseline, then every variant of Rota, with
+   * ratios to the baseline under the same noise.
+   */
+  static String noiseTable(String label, List<NoiseRun> all) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "%nSLA under runtime noise, %s (tasks' actual durations vs what SLA jobs declare;"
+                + " seed %d; ratios are against the static-capacity baseline under the same noise)%n",
+            label,
+            SlaDefaults.NOISE_SEED));
+    sb.append(
+        "| noise | SLA jobs able to meet the deadline alone % | system | accepted % | met % of accepted | met % of all SLA | met (all) vs baseline"
+            + " | rejected % | overrun jobs | renegotiations ok/no | BE jobs/h | BE jobs/h vs baseline"
+            + " | BE latency p50 s | BE latency mean s | BE mean vs baseline |\n");
+    sb.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (NoiseRun r : all) {
+      SlaMetrics m = r.metrics;
+      SlaMetrics b = baselineOf(all, r.noise).metrics;
+      Percentiles rl = new Percentiles(m.beLatency());
+      Percentiles bl = new Percentiles(b.beLatency());
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %.2f | %s | %.2f | %.2f | %.2f | %.3f | %.2f | %s | %s | %.1f | %.3f | %.0f | %.0f | %.3f |%n",
+              r.noise.label(),
+              r.feasibleAlonePct,
+              r.variant == null ? "baseline (capacity)" : "rota " + r.variant.name(),
+              100 - m.rejectedPct(),
+              m.slaMetPct(),
+              m.slaMetAllPct(),
+              m.slaMetAllPct() / Math.max(1e-9, b.slaMetAllPct()),
+              m.rejectedPct(),
+              r.policy == null ? "-" : Integer.toString(r.policy.overrunJobs().size()),
+              r.policy == null
+                  ? "-"
+                  : r.policy.renegotiationsAccepted() + "/" + r.policy.renegotiationsRejected(),
+              m.beThroughputPerHour(),
+              m.beThroughputPerHour() / b.beThroughputPerHour(),
+              rl.at(50),
+              rl.mean(),
+              rl.mean() / bl.mean()));
+    }
+    return sb.toString();
   }
 
   private static void addRows(
@@ -323,15 +527,22 @@ public final class RayonSlaExperiment implements Experiment {
         p == null
             ? ""
             : String.format(
-                Locale.ROOT,
-                " | starts: guaranteed %d, early %d, best-effort %d; preempted %d;"
-                    + " peak reserved %d of cap %d",
-                p.guaranteedStarts(),
-                p.earlyStarts(),
-                p.bestEffortStarts(),
-                p.preemptions(),
-                p.peakReservedBundles(),
-                p.capBundles()),
+                    Locale.ROOT,
+                    " | starts: guaranteed %d, early %d, best-effort %d; preempted %d;"
+                        + " peak reserved %d of cap %d",
+                    p.guaranteedStarts(),
+                    p.earlyStarts(),
+                    p.bestEffortStarts(),
+                    p.preemptions(),
+                    p.peakReservedBundles(),
+                    p.capBundles())
+                + (p.renegotiationsAccepted() + p.renegotiationsRejected() == 0
+                    ? ""
+                    : String.format(
+                        Locale.ROOT,
+                        "; renegotiations accepted %d, rejected %s",
+                        p.renegotiationsAccepted(),
+                        p.renegotiationRejections())),
         (System.nanoTime() - t0) / 1e9);
   }
 

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code rota reproduce rayon-sla --quick} (FB-2010's first 1,000 jobs on 480 slots): the rows are
  * there and the paper's effects show: every accepted SLA job meets its deadline while the static
  * baseline misses some, over-reservation rejects more, production stays under its 70% cap, and
- * best-effort jobs gain.
+ * best-effort jobs gain. Under runtime noise, every option runs beside the baseline under the same
+ * noise, and neither meets more deadlines than the jobs could meet alone.
  */
 class RayonSlaReproductionTest {
   @TempDir Path out;
@@ -73,6 +74,49 @@ class RayonSlaReproductionTest {
         "declaring 50% more work gets more reservations rejected");
     assertEquals(4.0, byKey.get(base + "rejected_pct").paper(), 1e-9);
     assertEquals(11.0, byKey.get(over + "rejected_pct").paper(), 1e-9);
+    // under noise: the same cases beside the baseline under the same noise, one table
+    String label = "FB-2010 first 1000 jobs, 480 slots, noise ";
+    double previousCeiling = 101;
+    for (String noise : List.of("none", "σ=0.1", "σ=0.3", "σ=0.5", "10% under-declare 20%")) {
+      for (String variant :
+          List.of("off", "replan", "catch-up", "catch-up + replan", "pad 5%", "over 50% width")) {
+        String c = label + noise + ", " + variant + "|";
+        ReproRow all = byKey.get(c + "sla_met_all_pct");
+        assertNotNull(all, c + " in " + byKey.keySet());
+        double ceiling = byKey.get(c + "sla_feasible_alone_pct").rota();
+        assertTrue(
+            all.rota() <= ceiling + 1e-9 && all.baseline() <= ceiling + 1e-9,
+            c + ": no scheduler meets more deadlines than the jobs could meet alone");
+        for (String m :
+            List.of(
+                "sla_met_pct",
+                "rejected_pct",
+                "overrun_jobs",
+                "renegotiations_accepted",
+                "be_throughput_jobs_per_h",
+                "be_latency_mean_s")) {
+          assertNotNull(byKey.get(c + m), c + m);
+        }
+        assertNotNull(byKey.get(c + "be_latency_mean_s").baseline(), "beside the baseline");
+      }
+      String off = label + noise + ", off|";
+      double ceiling = byKey.get(off + "sla_feasible_alone_pct").rota();
+      if (noise.startsWith("σ")) {
+        assertTrue(ceiling < previousCeiling, "more noise, fewer jobs able to meet deadlines");
+        previousCeiling = ceiling;
+        assertTrue(
+            byKey.get(off + "sla_met_pct").rota() < 100,
+            noise + ": tasks longer than declared make accepted jobs miss");
+        assertTrue(byKey.get(off + "overrun_jobs").rota() > 0, noise);
+      }
+    }
+    assertEquals(
+        byKey.get(base + "sla_met_pct").rota(),
+        byKey.get(label + "none, off|sla_met_pct").rota(),
+        1e-12,
+        "without noise, the options off are the base case");
+    String table = java.nio.file.Files.readString(out.resolve("noise.txt"));
+    assertTrue(table.contains("| σ=0.5 |") && table.contains("rota catch-up + replan"), table);
     assertEquals(
         List.of(
             "sla-baseline-tuning.png",

@@ -15,6 +15,7 @@ import dev.rota.core.reservation.plan.Plan;
 import dev.rota.core.reservation.plan.PlanView;
 import dev.rota.core.reservation.plan.StepFunction;
 import dev.rota.core.reservation.policy.CapacityOverTimePolicy;
+import dev.rota.core.reservation.rdl.Rdl;
 import dev.rota.core.reservation.rdl.RdlExpression;
 import dev.rota.core.reservation.replan.RePlacingReplanner;
 import dev.rota.core.reservation.system.AgentCatalog;
@@ -69,23 +70,45 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
   /**
    * The follower's settings.
    *
-   * @param overReservation f: reservations declare f x the true work (1.0 base, 1.5 variant)
+   * @param overReservation f: reservations declare f x the true work as extra parallelism (1.0
+   *     base, 1.5 variant)
+   * @param leasePadding p: each stage reserves ceil(p x its declared lease) (1.0 = as declared;
+   *     over-reservation in time, against tasks that run longer than declared)
    * @param productionCap share of the cluster all SLA reservations may hold at any step
    * @param agent placement agent by {@link AgentCatalog} name
    * @param stepSeconds plan step
    * @param averageWindowSteps the capacity-over-time averaging window
    * @param tenants number of tenants (queues {@code root.t<i>_sla} / {@code root.t<i>_be})
+   * @param renegotiate replanning on overrun: when an accepted job's reservation no longer holds
+   *     what its remaining tasks are expected to need, the job updates its reservation (paper §5.2,
+   *     "renegotiation") to its residual work within its deadline; on rejection it keeps the old
+   *     one
+   * @param overrunAsBestEffort best-effort continuation: once an accepted job's reservation has no
+   *     allocation left and work remains, the job competes for capacity as a best-effort job of its
+   *     tenant (paper §6.4.2, "continues as a best-effort job"); off, it only runs on what is left
+   *     after best-effort jobs (the follower's "early" phase)
+   * @param guaranteeOverruns catch-up: tasks that have run past their declared lease do not count
+   *     against the job's allocation, so the job still starts, within its allocation, the tasks the
+   *     plan has room for (preempting best-effort tasks if need be) while its stragglers finish on
+   *     top of it; off, a straggler holds one of the job's reserved bundles until it ends
    */
   public record Settings(
       double overReservation,
+      double leasePadding,
       double productionCap,
       String agent,
       double stepSeconds,
       long averageWindowSteps,
-      int tenants) {
+      int tenants,
+      boolean renegotiate,
+      boolean overrunAsBestEffort,
+      boolean guaranteeOverruns) {
     public Settings {
       if (!(overReservation >= 1)) {
         throw new IllegalArgumentException("over-reservation must be >= 1, got " + overReservation);
+      }
+      if (!(leasePadding >= 1) || Double.isInfinite(leasePadding)) {
+        throw new IllegalArgumentException("lease padding must be >= 1, got " + leasePadding);
       }
       if (!(productionCap > 0 && productionCap <= 1)) {
         throw new IllegalArgumentException(
@@ -97,7 +120,28 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
       AgentCatalog.create(agent); // fails naming the known agents
     }
 
-    /** The paper's base case with f = {@code overReservation}. */
+    /** The options off: no lease padding, no renegotiation, overrun only in the early phase. */
+    public Settings(
+        double overReservation,
+        double productionCap,
+        String agent,
+        double stepSeconds,
+        long averageWindowSteps,
+        int tenants) {
+      this(
+          overReservation,
+          1.0,
+          productionCap,
+          agent,
+          stepSeconds,
+          averageWindowSteps,
+          tenants,
+          false,
+          false,
+          false);
+    }
+
+    /** The paper's base case with f = {@code overReservation}, the noise options off. */
     public static Settings defaults(double overReservation) {
       return new Settings(
           overReservation,
@@ -106,6 +150,51 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
           SlaDefaults.STEP_SECONDS,
           SlaDefaults.AVERAGE_WINDOW_STEPS,
           SlaDefaults.TENANTS);
+    }
+
+    /** These settings with lease padding {@code p}. */
+    public Settings withLeasePadding(double p) {
+      return new Settings(
+          overReservation,
+          p,
+          productionCap,
+          agent,
+          stepSeconds,
+          averageWindowSteps,
+          tenants,
+          renegotiate,
+          overrunAsBestEffort,
+          guaranteeOverruns);
+    }
+
+    /** These settings with renegotiation and best-effort continuation set. */
+    public Settings withOverrunHandling(boolean renegotiate, boolean overrunAsBestEffort) {
+      return new Settings(
+          overReservation,
+          leasePadding,
+          productionCap,
+          agent,
+          stepSeconds,
+          averageWindowSteps,
+          tenants,
+          renegotiate,
+          overrunAsBestEffort,
+          guaranteeOverruns);
+    }
+
+    /** These settings with catch-up ({@code guaranteeOverruns}) set. */
+    public Settings withCatchUp(boolean guaranteeOverruns) {
+      return new Settings(
+          overReservation,
+          leasePadding,
+          productionCap,
+          agent,
+          stepSeconds,
+          averageWindowSteps,
+          tenants,
+          renegotiate,
+          overrunAsBestEffort,
+          guaranteeOverruns);
     }
   }
 
@@ -144,6 +233,11 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
   private final Map<String, Admission> admissions = new LinkedHashMap<>();
   private final List<JobView> beRunning = new ArrayList<>();
   private final Set<JobView> beRunningSet = Collections.newSetFromMap(new IdentityHashMap<>());
+  private final Map<JobView, Active> activeByJob = new IdentityHashMap<>();
+  private final Set<String> overrunJobs = new java.util.LinkedHashSet<>();
+  private long renegotiationsAccepted;
+  private long renegotiationsRejected;
+  private final Map<Rejection.Code, Long> renegotiationRejections = new java.util.TreeMap<>();
 
   // statistics
   private long peakReservedBundles;
@@ -218,6 +312,29 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
     return preemptions;
   }
 
+  /**
+   * Accepted jobs whose reservation had no allocation left while they still had unfinished tasks
+   * (the reservation ended while work remained), by id, in the order it happened.
+   */
+  public Set<String> overrunJobs() {
+    return Collections.unmodifiableSet(overrunJobs);
+  }
+
+  /** Renegotiations (reservation updates on overrun) the reservation system accepted. */
+  public long renegotiationsAccepted() {
+    return renegotiationsAccepted;
+  }
+
+  /** Rejected renegotiations by the reservation system's rejection code. */
+  public Map<Rejection.Code, Long> renegotiationRejections() {
+    return Collections.unmodifiableMap(renegotiationRejections);
+  }
+
+  /** Renegotiations the reservation system rejected (the job kept its old reservation). */
+  public long renegotiationsRejected() {
+    return renegotiationsRejected;
+  }
+
   // ---- the pass -------------------------------------------------------------------------------
 
   @Override
@@ -235,12 +352,14 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
     step = (long) Math.floor(now / settings.stepSeconds() + 1e-9);
     admit(view, now);
     retire();
+    followProgress();
     free = view.totalCapacity().minus(view.used()).multiplesOf(bundle);
     Arrays.fill(protectedCached, false);
 
     // 1. guarantee, preempting best-effort tasks if need be
     for (Active a : active) {
-      long want = Math.min(a.allocationAt(step) - a.job.runningTasks(), readyTasks(a.job));
+      long counted = a.job.runningTasks() - (settings.guaranteeOverruns() ? a.overrunning : 0);
+      long want = Math.min(a.allocationAt(step) - counted, readyTasks(a.job));
       for (; want > 0; want--) {
         if (free == 0 && !preemptFor(a, placements)) {
           break;
@@ -248,6 +367,7 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
         if (!start(view, placements, a.job)) {
           break;
         }
+        a.starts.addLast(step);
         guaranteedStarts++;
       }
       a.under = a.job.runningTasks() < a.allocationAt(step) && readyTasks(a.job) > 0;
@@ -268,6 +388,7 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
         if (!start(view, placements, a.job)) {
           break;
         }
+        a.starts.addLast(step);
         earlyStarts++;
       }
     }
@@ -363,13 +484,20 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
       return;
     }
     RdlExpression rdl =
-        JobReservations.rdl(spec, arrival, deadlineStep, settings.overReservation(), stepS);
+        JobReservations.rdl(
+            spec,
+            arrival,
+            deadlineStep,
+            settings.overReservation(),
+            settings.leasePadding(),
+            stepS);
     ReservationRequest req =
         new ReservationRequest(ReservationId.of(spec.id()), SlaDefaults.PRODUCTION_USER, rdl);
     ReservationDecision d = system.submit(req, arrival);
     if (d instanceof ReservationDecision.Accepted acc) {
       StepFunction alloc = acc.reservation().allocation().total();
-      Active a = new Active(j, req.id(), alloc, deadline, bundle);
+      Active a = new Active(j, tenant, req.id(), alloc, deadline, deadlineStep, bundle);
+      activeByJob.put(j, a);
       int at = 0;
       while (at < active.size() && active.get(at).deadline <= deadline) {
         at++;
@@ -410,6 +538,7 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
                       "could not delete reservation " + a.id + ": " + r.describe());
                 });
         active.remove(i);
+        activeByJob.remove(a.job);
       }
     }
     for (List<JobView> l : rejected) {
@@ -461,6 +590,10 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
       }
       used[best]++;
       bestEffortStarts++;
+      Active overrun = activeByJob.get(bestJob);
+      if (overrun != null) {
+        overrun.starts.addLast(step);
+      }
       if (beRunningSet.add(bestJob)) {
         beRunning.add(bestJob);
       }
@@ -498,6 +631,10 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
         continue;
       }
       if (placements.preempt(v)) {
+        Active overrun = activeByJob.get(v);
+        if (overrun != null) {
+          overrun.starts.pollLast();
+        }
         free++;
         preemptions++;
         Arrays.fill(protectedCached, false);
@@ -507,6 +644,7 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
     for (int i = active.size() - 1; i >= 0; i--) {
       Active o = active.get(i);
       if (o != a && o.job.runningTasks() > o.allocationAt(step) && placements.preempt(o.job)) {
+        o.starts.pollLast(); // the simulator preempts the youngest task
         free++;
         preemptions++;
         Arrays.fill(protectedCached, false);
@@ -579,7 +717,7 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
   }
 
   /**
-   * Steps a task the job starts now may run: its stage's longest nominal task in steps, plus the
+   * Steps a task the job starts now may run: its stage's longest declared task in steps, plus the
    * step it starts in. The stage is the one the next task belongs to when stages start in order
    * (true for SWIM's map then reduce); for other shapes the longest task of the job.
    */
@@ -604,10 +742,10 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
     }
     long l = 1;
     if (stage != null) {
-      l = SlaWorkload.leaseSteps(stage, settings.stepSeconds());
+      l = SlaWorkload.declaredLeaseSteps(spec, stage.index(), settings.stepSeconds());
     } else {
       for (StageSpec s : stages) {
-        l = Math.max(l, SlaWorkload.leaseSteps(s, settings.stepSeconds()));
+        l = Math.max(l, SlaWorkload.declaredLeaseSteps(spec, s.index(), settings.stepSeconds()));
       }
     }
     return l + 1;
@@ -626,26 +764,242 @@ public final class ReservationFollowerPolicy implements SchedulingPolicy {
     return 0;
   }
 
+  /**
+   * Follows each accepted job's progress against its reservation: which running tasks started when
+   * (the simulator finishes tasks in no order the follower sees, so the oldest are taken to finish
+   * first), whether the reservation has ended while work remains (overrun: counted, and with {@link
+   * Settings#overrunAsBestEffort} the job joins its tenant's best-effort jobs), and with {@link
+   * Settings#renegotiate} whether it must renegotiate.
+   */
+  private void followProgress() {
+    for (Active a : active) {
+      int finished = a.job.finishedTasks();
+      for (int k = finished - a.lastFinished; k > 0 && !a.starts.isEmpty(); k--) {
+        a.starts.pollFirst();
+      }
+      a.lastFinished = finished;
+      while (a.starts.size() > a.job.runningTasks()) {
+        a.starts.pollFirst();
+      }
+      while (a.starts.size() < a.job.runningTasks()) {
+        a.starts.addLast(step);
+      }
+      if (settings.guaranteeOverruns() && a.chain) {
+        a.overrunning = 0;
+        if (!a.starts.isEmpty()) {
+          long l =
+              SlaWorkload.declaredLeaseSteps(
+                  a.job.spec(), currentStage(a.job), settings.stepSeconds());
+          for (long s0 : a.starts) {
+            if (step - s0 < l) {
+              break; // oldest first
+            }
+            a.overrunning++;
+          }
+        }
+      }
+      if (settings.renegotiate() && a.chain) {
+        renegotiateIfShort(a);
+      }
+      if (step >= a.endStep() && a.job.finishedTasks() < a.job.spec().taskCount()) {
+        overrunJobs.add(a.job.spec().id());
+        if (settings.overrunAsBestEffort() && !a.inBestEffort) {
+          List<JobView> l = rejected.get(a.tenant);
+          int at = l.size();
+          while (at > 0 && l.get(at - 1).spec().submitTime() > a.job.spec().submitTime()) {
+            at--;
+          }
+          l.add(at, a.job);
+          a.inBestEffort = true;
+        }
+      }
+    }
+  }
+
+  /**
+   * Renegotiation (paper §5.2): when what the job's reservation still holds from this step on is
+   * less than its remaining tasks are expected to need, the job updates its reservation to its
+   * residual work: window(order(current stage, later stages), now, deadline). Expected need, ours:
+   * an unstarted task its stage's declared lease, a running task the rest of its declared lease,
+   * or, once past it, {@link SlaDefaults#OVERRUN_EXTENSION_SHARE} of the lease (at least one step).
+   * The residual reserves the current stage's unfinished tasks for the padded lease (or, when all
+   * have started, for the longest expected rest) and later stages as at admission. A rejected
+   * update leaves the old reservation; the job tries again after its next finished task.
+   */
+  private void renegotiateIfShort(Active a) {
+    JobSpec spec = a.job.spec();
+    int finished = a.job.finishedTasks();
+    int running = a.job.runningTasks();
+    if (finished == spec.taskCount() || a.blockedAt == finished || a.deadlineStep <= step + 1) {
+      return;
+    }
+    double stepS = settings.stepSeconds();
+    List<StageSpec> stages = spec.stages();
+    long started = (long) finished + running;
+    int cur = currentStage(a.job);
+    long before = 0;
+    for (int i = 0; i < cur; i++) {
+      before += stages.get(i).taskCount();
+    }
+    long curUnstarted = Math.max(0, before + stages.get(cur).taskCount() - started);
+    long l = SlaWorkload.declaredLeaseSteps(spec, cur, stepS);
+    long overrunNeed = Math.max(1, (long) Math.ceil(SlaDefaults.OVERRUN_EXTENSION_SHARE * l));
+    long laterNeed = 0;
+    for (int i = cur + 1; i < stages.size(); i++) {
+      laterNeed += stages.get(i).taskCount() * SlaWorkload.declaredLeaseSteps(spec, i, stepS);
+    }
+    long future = a.futureFrom(step);
+    long upper = laterNeed + curUnstarted * l + (long) running * Math.max(l, overrunNeed);
+    if (future >= upper) {
+      return; // enough whatever the running tasks still need
+    }
+    long need = laterNeed + curUnstarted * l;
+    long longestRest = 1;
+    for (long s0 : a.starts) {
+      long ran = step - s0;
+      long rest = ran < l ? l - ran : overrunNeed;
+      need += rest;
+      longestRest = Math.max(longestRest, rest);
+    }
+    if (future >= need) {
+      return;
+    }
+    List<RdlExpression> atoms = new ArrayList<>();
+    long n = curUnstarted + running;
+    long lease =
+        curUnstarted > 0 ? JobReservations.paddedLease(l, settings.leasePadding()) : longestRest;
+    atoms.add(
+        JobReservations.atom(stages.get(cur).taskDemand(), n, lease, settings.overReservation()));
+    for (int i = cur + 1; i < stages.size(); i++) {
+      StageSpec st = stages.get(i);
+      atoms.add(
+          JobReservations.atom(
+              st.taskDemand(),
+              st.taskCount(),
+              JobReservations.paddedLease(
+                  SlaWorkload.declaredLeaseSteps(spec, i, stepS), settings.leasePadding()),
+              settings.overReservation()));
+    }
+    RdlExpression body =
+        atoms.size() == 1 ? atoms.get(0) : Rdl.order(atoms.toArray(RdlExpression[]::new));
+    ReservationDecision d =
+        system.update(
+            new ReservationRequest(
+                a.id, SlaDefaults.PRODUCTION_USER, Rdl.window(body, step, a.deadlineStep)),
+            step);
+    if (d instanceof ReservationDecision.Accepted acc) {
+      renegotiationsAccepted++;
+      a.replace(acc.reservation().allocation().total(), bundle);
+      a.blockedAt = -1;
+      if (a.inBestEffort) {
+        rejected.get(a.tenant).remove(a.job);
+        a.inBestEffort = false;
+      }
+      long peak = plan.load().max(step, a.deadlineStep).multiplesOf(bundle);
+      peakReservedBundles = Math.max(peakReservedBundles, peak);
+    } else {
+      renegotiationsRejected++;
+      renegotiationRejections.merge(
+          ((ReservationDecision.Rejected) d).rejection().code(), 1L, Long::sum);
+      a.blockedAt = finished;
+    }
+  }
+
+  /**
+   * The stage of the job's first unfinished task (stages run one after the other, so its running
+   * tasks belong to it); the last stage when all have finished.
+   */
+  static int currentStage(JobView job) {
+    List<StageSpec> stages = job.spec().stages();
+    int finished = job.finishedTasks();
+    int cur = 0;
+    long before = 0;
+    while (cur < stages.size() - 1 && finished >= before + stages.get(cur).taskCount()) {
+      before += stages.get(cur).taskCount();
+      cur++;
+    }
+    return cur;
+  }
+
   /** An accepted, unfinished job with its allocation as arrays of change points and bundles. */
   private static final class Active {
     final JobView job;
+    final int tenant;
     final ReservationId id;
     final double deadline;
-    final long[] times;
-    final long[] bundles;
+    final long deadlineStep;
+    final boolean chain;
+    long[] times;
+    long[] bundles;
     boolean under;
     double underSeconds;
 
-    Active(JobView job, ReservationId id, StepFunction alloc, double deadline, Resource bundle) {
+    /** Start steps of the running tasks, oldest first. */
+    final java.util.ArrayDeque<Long> starts = new java.util.ArrayDeque<>();
+
+    int lastFinished;
+
+    /** finishedTasks at the last rejected renegotiation, -1 if none since the last success. */
+    int blockedAt = -1;
+
+    /** True while the job is among its tenant's best-effort jobs (overrun continuation). */
+    boolean inBestEffort;
+
+    /** Running tasks past their declared lease at this pass (counted with catch-up on). */
+    long overrunning;
+
+    Active(
+        JobView job,
+        int tenant,
+        ReservationId id,
+        StepFunction alloc,
+        double deadline,
+        long deadlineStep,
+        Resource bundle) {
       this.job = job;
+      this.tenant = tenant;
       this.id = id;
       this.deadline = deadline;
+      this.deadlineStep = deadlineStep;
+      boolean c = true;
+      for (StageSpec s : job.spec().stages()) {
+        c &= s.index() == 0 || (s.dependencyCount() == 1 && s.dependency(0) == s.index() - 1);
+      }
+      this.chain = c;
+      replace(alloc, bundle);
+    }
+
+    void replace(StepFunction alloc, Resource bundle) {
       long[] cp = alloc.changePoints();
       this.times = cp;
       this.bundles = new long[cp.length];
       for (int i = 0; i < cp.length; i++) {
         bundles[i] = alloc.at(cp[i]).multiplesOf(bundle);
       }
+    }
+
+    /** The first step from which the allocation holds nothing (0 for an empty allocation). */
+    long endStep() {
+      for (int i = times.length - 1; i >= 0; i--) {
+        if (bundles[i] > 0) {
+          return i + 1 < times.length ? times[i + 1] : Long.MAX_VALUE;
+        }
+      }
+      return 0;
+    }
+
+    /** Bundle-steps the allocation holds at and after {@code from}. */
+    long futureFrom(long from) {
+      long sum = 0;
+      for (int i = 0; i < times.length; i++) {
+        long end = i + 1 < times.length ? times[i + 1] : Long.MAX_VALUE;
+        if (end <= from || bundles[i] == 0) {
+          continue;
+        }
+        long start = Math.max(times[i], from);
+        sum += bundles[i] * (end == Long.MAX_VALUE ? 1 : end - start);
+      }
+      return sum;
     }
 
     long allocationAt(long t) {

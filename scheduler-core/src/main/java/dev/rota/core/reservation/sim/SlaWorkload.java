@@ -33,6 +33,14 @@ public record SlaWorkload(Workload workload, long clusterSlots, int tenants, dou
   public static final String TAG_SLA = "rayon.sla";
   public static final String TAG_DEADLINE = "rayon.deadline_s";
 
+  /**
+   * What the job declares as its task duration per stage, in seconds, comma-separated in stage
+   * order (the stage's longest nominal task). Set by {@link RuntimeNoise#apply} when the tasks'
+   * actual durations (the job's stages) differ from what the job declares; without it the
+   * declaration is the stages' own durations.
+   */
+  public static final String TAG_DECLARED_TASK_S = "rayon.declared_task_s";
+
   private static final double EPS = 1e-9;
 
   /** The leaf queue of a tenant's SLA jobs, e.g. {@code root.t3_sla}. */
@@ -70,6 +78,36 @@ public record SlaWorkload(Workload workload, long clusterSlots, int tenants, dou
   }
 
   /**
+   * The lease a job declares for stage {@code stage}, in plan steps: its {@value
+   * #TAG_DECLARED_TASK_S} entry rounded up to whole steps (at least 1) when the job carries one,
+   * else {@link #leaseSteps} of the stage itself. Reservations and the follower's look-ahead use
+   * this, never the actual durations, which a job manager cannot know in advance.
+   */
+  public static long declaredLeaseSteps(JobSpec job, int stage, double stepSeconds) {
+    String d = job.tags().get(TAG_DECLARED_TASK_S);
+    if (d == null) {
+      return leaseSteps(job.stages().get(stage), stepSeconds);
+    }
+    String[] parts = d.split(",");
+    if (parts.length != job.stages().size()) {
+      throw new IllegalArgumentException(
+          "job "
+              + job.id()
+              + ": "
+              + TAG_DECLARED_TASK_S
+              + " '"
+              + d
+              + "' has "
+              + parts.length
+              + " entries for "
+              + job.stages().size()
+              + " stages");
+    }
+    double s = Double.parseDouble(parts[stage]);
+    return Math.max(1, (long) Math.ceil(s / stepSeconds - EPS));
+  }
+
+  /**
    * The job's standalone runtime in plan steps: its stages one after the other, each in ceil(tasks
    * / clusterSlots) waves of one lease.
    */
@@ -80,6 +118,50 @@ public record SlaWorkload(Workload workload, long clusterSlots, int tenants, dou
       steps += waves * leaseSteps(s, stepSeconds);
     }
     return steps;
+  }
+
+  /**
+   * Seconds the job would take alone on an empty cluster of {@code clusterSlots} bundles with its
+   * actual task durations: its stages one after the other, each stage's tasks list-scheduled in
+   * order onto min(tasks, clusterSlots) slots. A job whose submission plus this exceeds its
+   * deadline cannot meet it under any scheduler (the ceiling on SLA fulfilment under noise).
+   */
+  public static double aloneSeconds(JobSpec job, long clusterSlots) {
+    double total = 0;
+    for (StageSpec s : job.stages()) {
+      int slots = (int) Math.min(s.taskCount(), clusterSlots);
+      java.util.PriorityQueue<Double> free = new java.util.PriorityQueue<>();
+      for (int i = 0; i < slots; i++) {
+        free.add(0.0);
+      }
+      double end = 0;
+      for (int i = 0; i < s.taskCount(); i++) {
+        double f = free.poll() + s.duration(i);
+        end = Math.max(end, f);
+        free.add(f);
+      }
+      total += end;
+    }
+    return total;
+  }
+
+  /**
+   * % of SLA jobs that could meet their deadline at all: submitted at their submission time and run
+   * alone ({@link #aloneSeconds}), they finish by it.
+   */
+  public double slaFeasibleAlonePct() {
+    int sla = 0;
+    int ok = 0;
+    for (JobSpec j : workload.jobs()) {
+      if (isSla(j)) {
+        sla++;
+        double d = deadline(j).orElseThrow();
+        if (j.submitTime() + aloneSeconds(j, clusterSlots) <= d + EPS) {
+          ok++;
+        }
+      }
+    }
+    return sla == 0 ? 100 : 100.0 * ok / sla;
   }
 
   /** The first plan step at or after {@code seconds}. */
