@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
     description = "Rota: research schedulers for YARN, simulated and real.",
     subcommands = {
       SimulateCommand.class,
+      CompareCommand.class,
       ReproduceCommand.class,
       ReserveCommand.class,
       CheckConfCommand.class,

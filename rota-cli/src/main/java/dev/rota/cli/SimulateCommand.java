@@ -207,6 +207,21 @@ public final class SimulateCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** The workload these options name (a trace or a synthetic workload), read once. */
+  Workload workload() throws IOException {
+    return loadWorkload();
+  }
+
+  /** One run of these options on {@code workload}, writing nothing (for {@code rota compare}). */
+  SimResult run(Workload workload) {
+    return Catalog.SCHEDULERS.get(scheduler).run(workload, scenario(), null, SimProgress.EVERY);
+  }
+
+  /** The cutoff, NaN without {@code --cutoff}. */
+  double cut() {
+    return cutoff == null ? Double.NaN : cutoff;
+  }
+
   private Scenario scenario() {
     QueueSpec q;
     if (queues != null) {

@@ -460,20 +460,6 @@ public final class ElasecutorExperiment implements Experiment {
 
   /** Half-width of the 95% Student-t confidence interval of the mean. */
   static double ci95(double[] v) {
-    int n = v.length;
-    if (n < 2) {
-      return Double.NaN;
-    }
-    double m = mean(v);
-    double ss = 0;
-    for (double x : v) {
-      ss += (x - m) * (x - m);
-    }
-    double[] t = {
-      12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
-      2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086
-    };
-    double tv = n - 1 <= t.length ? t[n - 2] : 1.96;
-    return tv * Math.sqrt(ss / (n - 1)) / Math.sqrt(n);
+    return dev.rota.core.metrics.MeanCi.of(v).halfWidth();
   }
 }
