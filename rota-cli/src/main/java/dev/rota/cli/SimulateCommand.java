@@ -67,10 +67,10 @@ public final class SimulateCommand implements Callable<Integer> {
   String format;
 
   @Option(
-      names = "--workers",
+      names = {"--workers", "--nodes"},
       required = true,
       paramLabel = "N",
-      description = "Number of worker nodes.")
+      description = "Number of worker nodes (--nodes as in rota demo).")
   int workers;
 
   @Option(

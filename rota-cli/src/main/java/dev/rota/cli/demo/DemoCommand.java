@@ -114,16 +114,19 @@ public final class DemoCommand implements Callable<Integer> {
   double maxSpread = DemoScaling.DEFAULT.maxArrivalSpreadSeconds();
 
   @Option(
-      names = "--nodes",
+      names = {"--nodes", "--workers"},
       paramLabel = "N",
-      description = "NodeManagers in the embedded cluster (default: ${DEFAULT-VALUE}).")
+      description =
+          "NodeManagers in the embedded cluster (default: ${DEFAULT-VALUE}; --workers as in rota"
+              + " simulate).")
   int nodes = 3;
 
   @Option(
-      names = "--node-memory-mb",
+      names = {"--node-memory", "--node-memory-mb"},
       paramLabel = "MIB",
       description =
-          "Memory each NodeManager offers (default: yarn.nodemanager.resource.memory-mb of the configuration).")
+          "Memory each NodeManager offers (default: yarn.nodemanager.resource.memory-mb of the"
+              + " configuration). --node-memory-mb is the old name, deprecated.")
   int nodeMemoryMb;
 
   @Option(
@@ -141,12 +144,12 @@ public final class DemoCommand implements Callable<Integer> {
   String queue;
 
   @Option(
-      names = "--conf-dir",
+      names = {"--conf", "--conf-dir"},
       paramLabel = "DIR",
       description =
           "Directory with yarn-site.xml and capacity-scheduler.xml (default: <repo>/conf, repo = -D"
               + ROOT_PROPERTY
-              + " or the working directory).")
+              + " or the working directory). --conf-dir is the old name, deprecated.")
   Path confDir;
 
   @Option(
