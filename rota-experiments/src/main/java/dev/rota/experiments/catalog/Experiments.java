@@ -7,6 +7,7 @@ import dev.rota.experiments.adaptive.AdaptiveAccuracyExperiment;
 import dev.rota.experiments.adaptive.AdaptiveRuntimeExperiment;
 import dev.rota.experiments.adaptive.AdaptiveScaleExperiment;
 import dev.rota.experiments.baseline.BaselinesExperiment;
+import dev.rota.experiments.colocation.CoLocationExperiment;
 import dev.rota.experiments.eunomia.EunomiaExperiment;
 import dev.rota.experiments.hybrid.HybridExperiment;
 import dev.rota.experiments.rayon.RayonPlannerExperiment;
@@ -31,7 +32,8 @@ public final class Experiments {
           AdaptiveRuntimeExperiment::new,
           AdaptiveScaleExperiment::new,
           RayonPlannerExperiment::new,
-          EunomiaExperiment::new);
+          EunomiaExperiment::new,
+          CoLocationExperiment::new);
 
   private Experiments() {}
 

@@ -26,14 +26,16 @@ import java.util.SplittableRandom;
  *
  * <p>Nodes hold {@link Config#tripletsPerNode()} triplets of containers; a job asks for {@link
  * Config#tripletsPerJob()} triplets and declares them all as its total demand. Every step of {@link
- * Config#dt()} seconds the driver (1) asks the policy to admit the waiting jobs in submission order
- * ({@link CoLocationPolicy#admit}), (2) places the admitted jobs' triplets with the paper's fixed
- * placement: it offers an empty node first (a random one), then a random node with a free triplet,
- * the policy ranks the admitted jobs for it ({@link CoLocationPolicy#rank}: the pairwise cap) and
- * the first ranked job with a triplet to place gets one, (3) advances every job at the mean of its
- * triplets' rates on their nodes, and (4) hands the fresh node telemetry to {@link
- * CoLocationPolicy#observe}. Randomness (placement, work jitter) comes from one generator seeded at
- * construction; the policy has its own.
+ * Config#dt()} seconds the driver (1) when a job finished or was submitted (the paper's selection
+ * events; nothing else frees capacity), asks the policy to admit the waiting jobs in submission
+ * order ({@link CoLocationPolicy#admit}), pass after pass until a pass admits nothing (the learner
+ * may choose a job an earlier call of the pass already asked), (2) places the admitted jobs'
+ * triplets with the paper's fixed placement: it offers an empty node first (a random one), then a
+ * random node with a free triplet, the policy ranks the admitted jobs for it ({@link
+ * CoLocationPolicy#rank}: the pairwise cap) and the first ranked job with a triplet to place gets
+ * one, (3) advances every job at the mean of its triplets' rates on their nodes, and (4) hands the
+ * fresh node telemetry to {@link CoLocationPolicy#observe}. Randomness (placement, work jitter)
+ * comes from one generator seeded at construction; the policy has its own.
  */
 public final class CoLocationSimulation {
   /**
@@ -171,8 +173,13 @@ public final class CoLocationSimulation {
     int wSteps = 0;
     int left = jobs.size();
     double limit = 1e7;
+    boolean changed = true;
     while (left > 0) {
-      schedule();
+      // the paper selects when a job finishes or is submitted; nothing else frees capacity
+      if (changed || submittedWithin(now - config.dt(), now)) {
+        schedule();
+        changed = false;
+      }
       // advance every running job at the mean rate of its triplets
       double[] sumRate = new double[jobs.size()];
       int[] count = new int[jobs.size()];
@@ -205,6 +212,7 @@ public final class CoLocationSimulation {
         if (j.progress.done()) {
           j.finish = now + used * config.dt();
           left--;
+          changed = true;
           for (List<Triplet> l : onNode) {
             l.removeIf(t -> t.job == j);
           }
@@ -246,17 +254,24 @@ public final class CoLocationSimulation {
   }
 
   private void schedule() {
-    for (JobView jv : List.copyOf(view.runnableJobs())) {
-      Job j = (Job) jv;
-      if (admitted.contains(j.spec.id())) {
-        continue;
-      }
-      Decision d = policy.admit(j, view);
-      if (d.applied()) {
-        admitted.add(j.spec.id());
-        admissionOrder.add(j.spec.id());
-        j.start = now;
-        policy.onDecision(d, view);
+    // admission passes until one admits nothing: the learner may pick a job the pass has
+    // already asked (it samples among the first n), which the next pass then admits
+    boolean again = true;
+    while (again) {
+      again = false;
+      for (JobView jv : List.copyOf(view.runnableJobs())) {
+        Job j = (Job) jv;
+        if (admitted.contains(j.spec.id())) {
+          continue;
+        }
+        Decision d = policy.admit(j, view);
+        if (d.applied()) {
+          admitted.add(j.spec.id());
+          admissionOrder.add(j.spec.id());
+          j.start = now;
+          policy.onDecision(d, view);
+          again = true;
+        }
       }
     }
     Set<Integer> refused = new HashSet<>();
@@ -290,6 +305,15 @@ public final class CoLocationSimulation {
       policy.onDecision(
           Decision.placed(chosen.spec.id(), nodeSpecs.get(node).id(), config.triplet()), view);
     }
+  }
+
+  private boolean submittedWithin(double from, double to) {
+    for (Job j : jobs) {
+      if (j.spec.submitTime() > from && j.spec.submitTime() <= to) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** An empty node at random, else a random node with a free triplet; -1 when none. */

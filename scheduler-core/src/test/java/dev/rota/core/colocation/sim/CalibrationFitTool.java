@@ -11,7 +11,7 @@ import java.util.SplittableRandom;
  */
 public final class CalibrationFitTool {
   static final double[] LO = {
-    0.3, 0.0, 0.0, 0.4, 0.5, 0.1, 0.3, 0.4, 0.05, 0.3, 0.1, 0.4, 0.05, 0.1, 0.2, 0.0, 0.2
+    0.3, 0.0, 0.02, 0.4, 0.5, 0.1, 0.3, 0.4, 0.05, 0.3, 0.1, 0.4, 0.05, 0.1, 0.2, 0.0, 0.2
   };
   static final double[] HI = {
     0.9, 0.3, 0.7, 0.95, 0.98, 0.5, 0.95, 0.95, 0.6, 0.9, 0.5, 0.95, 0.5, 0.5, 0.9, 0.6, 1.0
@@ -65,6 +65,11 @@ public final class CalibrationFitTool {
       if (f < bestF) {
         bestF = f;
         best = x;
+        StringBuilder v = new StringBuilder();
+        for (double e : best) {
+          v.append(String.format("%.3f, ", e));
+        }
+        System.out.println("new best {" + v + "}");
       }
       System.out.printf("restart %d: %.4f (best %.4f)%n", r, f, bestF);
     }
