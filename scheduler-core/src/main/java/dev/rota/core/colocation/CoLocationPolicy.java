@@ -551,6 +551,7 @@ public final class CoLocationPolicy implements OfferPolicy {
     }
     if (now - periodStart >= settings.updatePeriodS()) {
       update(now);
+      forgetGoneJobs(view);
       period.clear();
       periodStart = now;
       periodSamples = 0;
@@ -590,6 +591,29 @@ public final class CoLocationPolicy implements OfferPolicy {
       updates++;
       observer.accept(new Observation(now, ca[0], ca[1], g, gBar));
     }
+  }
+
+  /**
+   * Drops what the policy keeps per job (its application, its admission) for jobs that neither wait
+   * nor run any more, so that a long-lived RM does not accumulate every job it has seen.
+   */
+  private void forgetGoneJobs(ClusterView view) {
+    Set<String> live = new HashSet<>();
+    for (JobView j : view.runnableJobs()) {
+      live.add(j.spec().id());
+    }
+    for (int i = 0; i < view.nodeCount(); i++) {
+      for (ContainerView c : view.running(i)) {
+        live.add(c.jobId());
+      }
+    }
+    appOfJob.keySet().retainAll(live);
+    admitted.retainAll(live);
+  }
+
+  /** Jobs the policy currently keeps state for (tests: nothing grows without bound). */
+  int trackedJobs() {
+    return appOfJob.size();
   }
 
   /** Sums of a node pair's utilization samples within a period. */

@@ -274,4 +274,24 @@ class CoLocationPolicyTest {
     assertEquals("colocation-ra-star", star.name());
     assertEquals("colocation-fifo", CoLocationPolicy.fifo(S).name());
   }
+
+  @Test
+  void jobsThatLeftAreForgottenAtTheNextUpdate() {
+    FakeCluster c = new FakeCluster(1);
+    java.util.Arrays.fill(c.utilization, BUSY);
+    FakeCluster.Job a = c.job("a", "A", 3);
+    FakeCluster.Job b = c.job("b", "B", 3);
+    CoLocationPolicy p = CoLocationPolicy.ra(S, new SplittableRandom(1));
+    assertEquals(List.of("a", "b"), pass(p, c));
+    c.run(a, 0, 3, 0);
+    c.run(b, 0, 3, 0);
+    p.observe(c);
+    assertEquals(2, p.trackedJobs());
+    // b finishes; the next update forgets it, keeps a
+    c.containers.get(0).removeIf(x -> x.jobId().equals("b"));
+    c.jobs.remove(b);
+    c.now = 60;
+    p.observe(c);
+    assertEquals(1, p.trackedJobs());
+  }
 }
