@@ -45,9 +45,10 @@ import java.util.SplittableRandom;
  *       preferences): π(TPCH10 | TPCH10), π(TPCH10 | TPCH3) in percent (paper: below 0.1), the
  *       number of scheduled applications whose most preferred partner is CC (paper: all 4);
  *   <li>beyond the paper: {@code mixed-8-types-ra} (a queue of 8 application types), {@code
- *       drift-*} (TPCH3 becomes CPU-bound half-way: RA* from the undrifted preferences, and how
- *       π(TPCH3 | KMEANS) moves), {@code fifo-optimal-ra} (a queue FIFO already pairs well: the
- *       cost of exploring).
+ *       drift-*} (TPCH3 becomes CPU-bound half-way: RA and RA* from the undrifted preferences;
+ *       {@code drift-recovery-*}: π(TPCH3 | KMEANS) when the first drifted TPCH3 job starts and at
+ *       the end, how many seeds bring it below 50% and how fast), {@code fifo-optimal-ra} (a queue
+ *       FIFO already pairs well: the cost of exploring).
  * </ul>
  *
  * <p>Figures in the output directory: {@code colocation-heatmap-queue-a.svg} (the learned matrix),
@@ -455,6 +456,8 @@ public final class CoLocationExperiment implements Experiment {
             100 * post[names.indexOf("TPCH10")][t3],
             null,
             null));
+    recovery(rows, "drift-recovery-ra", drifted, cfg, settings, seeds, null);
+    recovery(rows, "drift-recovery-ra-star", drifted, cfg, settings, seeds, learned);
     detail.append(
         "## Drift: π before (undrifted RA*, seed 0) and after (mean over drifted RA* runs)\n\n");
     detail
@@ -469,6 +472,81 @@ public final class CoLocationExperiment implements Experiment {
     QueueRuns alt = runQueue("fifo-optimal", alternating, cfg, settings, seeds, null);
     addReduction(rows, "fifo-optimal-ra", alt.fifo, alt.ra);
     addReduction(rows, "fifo-optimal-ra-star", alt.fifo, alt.raStar);
+  }
+
+  /**
+   * How π(TPCH3 | KMEANS) moves once TPCH3 has become CPU-bound: its value when the first drifted
+   * TPCH3 job starts and at the end (medians over seeds), how many seeds bring it below 50% after
+   * the drift, and how many minutes after the drift that took (median over those seeds).
+   */
+  private static void recovery(
+      List<ReproRow> rows,
+      String c,
+      List<QueuedJob> drifted,
+      CoLocationSimulation.Config cfg,
+      CoLocationSettings settings,
+      int seeds,
+      Preferences warm) {
+    double[] atDrift = new double[seeds];
+    double[] atEnd = new double[seeds];
+    List<Double> minutes = new ArrayList<>();
+    int half = drifted.size() / 2;
+    for (int k = 0; k < seeds; k++) {
+      long seed = BASE_SEED + k;
+      SplittableRandom rnd = new SplittableRandom(seed + 3 * POLICY_SEED_OFFSET);
+      CoLocationPolicy p =
+          warm == null
+              ? CoLocationPolicy.ra(settings, rnd)
+              : CoLocationPolicy.raStar(settings, warm, rnd);
+      List<double[]> trace = new ArrayList<>();
+      p.onObservation(o -> trace.add(new double[] {o.time(), p.probability("KMEANS", "TPCH3")}));
+      double initial = p.probability("KMEANS", "TPCH3");
+      Result r = new CoLocationSimulation(cfg, drifted, p, seed).run();
+      double driftStart = Double.POSITIVE_INFINITY;
+      for (int i = half; i < drifted.size(); i++) {
+        if (drifted.get(i).profile().name().equals("TPCH3")) {
+          driftStart = Math.min(driftStart, r.jobs().get(i).start());
+        }
+      }
+      // π just before the first drifted TPCH3 job starts: from the start, then each update
+      double before = initial;
+      double recoveredAt = Double.NaN;
+      for (double[] t : trace) {
+        if (t[0] <= driftStart) {
+          before = t[1];
+        } else if (Double.isNaN(recoveredAt) && t[1] < 0.5) {
+          recoveredAt = t[0];
+        }
+      }
+      atDrift[k] = before;
+      atEnd[k] = trace.isEmpty() ? before : trace.get(trace.size() - 1)[1];
+      if (before >= 0.5 && !Double.isNaN(recoveredAt)) {
+        minutes.add((recoveredAt - driftStart) / 60);
+      }
+    }
+    rows.add(
+        new ReproRow(
+            c, "pi_TPCH3_given_KMEANS_at_drift_pct", null, 100 * median(atDrift), null, null));
+    rows.add(
+        new ReproRow(c, "pi_TPCH3_given_KMEANS_at_end_pct", null, 100 * median(atEnd), null, null));
+    int high = 0;
+    for (double v : atDrift) {
+      if (v >= 0.5) {
+        high++;
+      }
+    }
+    rows.add(new ReproRow(c, "seeds_preferring_TPCH3_at_drift", null, high, null, null));
+    rows.add(new ReproRow(c, "seeds_recovered_below_50pct", null, minutes.size(), null, null));
+    if (!minutes.isEmpty()) {
+      rows.add(
+          new ReproRow(
+              c,
+              "recovery_min_median",
+              null,
+              median(minutes.stream().mapToDouble(Double::doubleValue).toArray()),
+              null,
+              null));
+    }
   }
 
   private static void addReduction(

@@ -158,14 +158,16 @@ public final class CoLocationPolicy implements OfferPolicy {
     return bandit.snapshot();
   }
 
-  /** π(act | ctx) over every application seen, from the current preferences. */
+  /**
+   * π(act | ctx) over every application seen so far plus {@code act} if it is new (an application
+   * not seen yet has preference 0 everywhere).
+   */
   public double probability(String ctx, String act) {
-    List<String> apps = bandit.apps();
-    int a = apps.indexOf(act);
-    if (a < 0) {
-      return apps.isEmpty() ? 1 : 1.0 / (apps.size() + 1);
+    List<String> apps = new ArrayList<>(bandit.apps());
+    if (!apps.contains(act)) {
+      apps.add(act);
     }
-    return bandit.policy(ctx)[a];
+    return bandit.policy(ctx, apps)[apps.indexOf(act)];
   }
 
   public Stats stats() {
