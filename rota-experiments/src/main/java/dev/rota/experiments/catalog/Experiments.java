@@ -7,6 +7,7 @@ import dev.rota.experiments.adaptive.AdaptiveAccuracyExperiment;
 import dev.rota.experiments.adaptive.AdaptiveRuntimeExperiment;
 import dev.rota.experiments.adaptive.AdaptiveScaleExperiment;
 import dev.rota.experiments.baseline.BaselinesExperiment;
+import dev.rota.experiments.colocation.CoLocationExperiment;
 import dev.rota.experiments.elastic.ElasecutorExperiment;
 import dev.rota.experiments.eunomia.EunomiaExperiment;
 import dev.rota.experiments.hybrid.HybridExperiment;
@@ -33,7 +34,8 @@ public final class Experiments {
           AdaptiveScaleExperiment::new,
           RayonPlannerExperiment::new,
           EunomiaExperiment::new,
-          ElasecutorExperiment::new);
+          ElasecutorExperiment::new,
+          CoLocationExperiment::new);
 
   private Experiments() {}
 
