@@ -59,7 +59,64 @@ public final class RotaCli implements Runnable {
           cmd.getErr().println("see '" + path + " --help'");
           return cmd.getCommandSpec().exitCodeOnInvalidInput();
         });
+    cl.getSubcommands().get("simulate").getCommandSpec().usageMessage().footer(simulateFooter());
     return cl;
+  }
+
+  /**
+   * What {@code rota simulate --help} lists after the options, from the catalogue itself: the
+   * schedulers, the hybrid mechanisms, which options a hybrid scheduler needs, and every {@code
+   * --set} key.
+   */
+  static String[] simulateFooter() {
+    var hybrid = dev.rota.core.catalog.Catalog.HYBRID;
+    java.util.List<String> lines = new java.util.ArrayList<>();
+    lines.add("");
+    lines.add(
+        "Schedulers: "
+            + String.join(
+                ", ", new java.util.TreeSet<>(dev.rota.core.catalog.Catalog.SCHEDULERS.names()))
+            + ".");
+    lines.add(
+        "Hybrid schedulers (sparrow, hawk, eagle) take mechanisms after +, e.g. eagle+dice: "
+            + String.join(", ", hybrid.mechanisms())
+            + ". They need --cutoff SECONDS (the short/long cutoff on a job's mean task"
+            + " duration).");
+    StringBuilder keys = new StringBuilder("--set keys of hybrid schedulers: ");
+    java.util.List<String> base = new java.util.ArrayList<>();
+    for (dev.rota.core.hybrid.HybridConfig.Key k : dev.rota.core.hybrid.HybridConfig.Key.values()) {
+      base.add(k.key());
+    }
+    keys.append(String.join(", ", base)).append(".");
+    lines.add(keys.toString());
+    // mechanisms of one family share their keys: one line per family, keys without the prefix
+    java.util.Map<java.util.Set<String>, java.util.List<String>> byKeys =
+        new java.util.LinkedHashMap<>();
+    for (String m : hybrid.mechanisms()) {
+      java.util.Set<String> k = hybrid.settingKeys(m);
+      if (!k.isEmpty()) {
+        byKeys.computeIfAbsent(k, x -> new java.util.ArrayList<>()).add("+" + m);
+      }
+    }
+    byKeys.forEach(
+        (k, ms) -> {
+          String first = k.iterator().next();
+          String prefix = first.contains(".") ? first.substring(0, first.indexOf('.') + 1) : "";
+          java.util.List<String> shortKeys = new java.util.ArrayList<>();
+          for (String key : k) {
+            shortKeys.add(key.startsWith(prefix) ? key.substring(prefix.length()) : key);
+          }
+          lines.add(
+              "  with "
+                  + String.join(" or ", ms)
+                  + ", keys "
+                  + prefix
+                  + "KEY for KEY in: "
+                  + String.join(", ", shortKeys)
+                  + ".");
+        });
+    lines.add("Each key's meaning and default: docs/simulator.md and docs/hybrid.md.");
+    return lines.toArray(String[]::new);
   }
 
   static String describe(Exception ex) {

@@ -36,4 +36,26 @@ class RotaCliTest {
     assertTrue(err.endsWith("see 'rota reserve --help'" + System.lineSeparator()), err);
     assertTrue(err.lines().count() <= 5, err);
   }
+
+  @Test
+  void simulateHelpListsEverySchedulerMechanismAndSetKeyFromTheCatalogue() {
+    StringWriter out = new StringWriter();
+    var cl = RotaCli.commandLine();
+    cl.setOut(new PrintWriter(out));
+    assertEquals(0, cl.execute("simulate", "--help"));
+    String help = out.toString().replaceAll("\\s+", " ");
+    for (String s : dev.rota.core.catalog.Catalog.SCHEDULERS.names()) {
+      assertTrue(help.contains(s), s);
+    }
+    for (String m : dev.rota.core.catalog.Catalog.HYBRID.mechanisms()) {
+      assertTrue(help.contains("+" + m), m);
+      for (String k : dev.rota.core.catalog.Catalog.HYBRID.settingKeys(m)) {
+        assertTrue(help.contains(k.substring(k.indexOf('.') + 1)), k);
+      }
+    }
+    for (var k : dev.rota.core.hybrid.HybridConfig.Key.values()) {
+      assertTrue(help.contains(k.key()), k.key());
+    }
+    assertTrue(help.contains("They need --cutoff SECONDS"), help);
+  }
 }

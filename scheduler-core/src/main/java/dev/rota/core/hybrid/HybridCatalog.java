@@ -70,6 +70,12 @@ public final class HybridCatalog {
     return List.copyOf(names);
   }
 
+  /** The {@code --set} keys of mechanism {@code name} (empty for an unknown name). */
+  public java.util.Set<String> settingKeys(String name) {
+    MechanismFactory f = mechanisms.get(name);
+    return f == null ? java.util.Set.of() : new java.util.TreeSet<>(f.settingKeys());
+  }
+
   /** Mechanism names, in the order given. */
   public List<String> mechanisms() {
     return List.copyOf(mechanisms.keySet());
