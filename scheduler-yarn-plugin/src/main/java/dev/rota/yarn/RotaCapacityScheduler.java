@@ -1,6 +1,7 @@
 package dev.rota.yarn;
 
 import dev.rota.yarn.policy.Heartbeat;
+import dev.rota.yarn.policy.OfferOrderingPolicy;
 import dev.rota.yarn.spi.InvalidRotaConfigurationException;
 import dev.rota.yarn.spi.RotaScheduler;
 import dev.rota.yarn.spi.RotaSubsystem;
@@ -12,6 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.AbstractLeafQueue;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CSQueue;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.SchedulerEvent;
 import org.slf4j.Logger;
@@ -181,6 +184,24 @@ public class RotaCapacityScheduler extends CapacityScheduler implements RotaSche
                 this::getApplicationAttempt,
                 NO_PERFORMANCE))) {
       super.nodeUpdate(rmNode);
+      observeTelemetry();
+    }
+  }
+
+  /**
+   * Hands the telemetry of this heartbeat to the leaf queues ordered by a Rota {@link
+   * OfferOrderingPolicy} whose policy learns from it ({@link
+   * dev.rota.core.policy.TelemetryPolicy}); each throttles itself on the RM clock.
+   */
+  private void observeTelemetry() {
+    java.util.Set<Object> seen =
+        java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    for (CSQueue q : getCapacitySchedulerQueueManager().getQueues().values()) {
+      if (q instanceof AbstractLeafQueue leaf
+          && leaf.getOrderingPolicy() instanceof OfferOrderingPolicy p
+          && seen.add(p)) {
+        p.observeTelemetry();
+      }
     }
   }
 

@@ -8,6 +8,7 @@ import dev.rota.core.policy.ContainerView;
 import dev.rota.core.policy.Decision;
 import dev.rota.core.policy.JobView;
 import dev.rota.core.policy.OfferPolicy;
+import dev.rota.core.policy.TelemetryPolicy;
 import dev.rota.core.policy.Utilization;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -51,7 +52,7 @@ import java.util.logging.Logger;
  * application is its {@value #APP_TAG} tag (its id without one). Not thread-safe: drivers call it
  * from one thread.
  */
-public final class CoLocationPolicy implements OfferPolicy {
+public final class CoLocationPolicy implements TelemetryPolicy {
   private static final Logger LOG = Logger.getLogger(CoLocationPolicy.class.getName());
 
   /** The job tag naming its (recurring) application: the bandit's key. */
@@ -504,6 +505,7 @@ public final class CoLocationPolicy implements OfferPolicy {
    * every tick; the RM on node heartbeats). Accumulates the utilization of nodes with exactly two
    * distinct jobs and, once a period has passed, updates the preferences. FIFO learns nothing.
    */
+  @Override
   public void observe(ClusterView view) {
     if (strategy == Strategy.FIFO) {
       return;

@@ -4,6 +4,7 @@ import dev.rota.core.policy.Decision;
 import dev.rota.core.policy.JobView;
 import dev.rota.core.policy.KeyedRanking;
 import dev.rota.core.policy.OfferPolicy;
+import dev.rota.core.policy.TelemetryPolicy;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -78,7 +79,17 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
    */
   public static final String NODE_PERFORMANCE = "node-performance";
 
-  private static final Set<String> KEYS = Set.of(POLICY_CLASS, POLICY_INSTANCE, NODE_PERFORMANCE);
+  /**
+   * The ordering-policy key giving the shortest RM-clock interval, in seconds, between two
+   * telemetry samples handed to a {@link TelemetryPolicy} (on node heartbeats). Default {@value
+   * #DEFAULT_TELEMETRY_SECONDS}: YARN's default NodeManager heartbeat interval.
+   */
+  public static final String TELEMETRY_SECONDS = "telemetry-seconds";
+
+  public static final double DEFAULT_TELEMETRY_SECONDS = 1.0;
+
+  private static final Set<String> KEYS =
+      Set.of(POLICY_CLASS, POLICY_INSTANCE, NODE_PERFORMANCE, TELEMETRY_SECONDS);
 
   private static final Logger LOG = LoggerFactory.getLogger(OfferOrderingPolicy.class);
   private static final Comparator<FiCaSchedulerApp> SUBMISSION_ORDER =
@@ -96,6 +107,13 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
   private volatile OfferPolicies.Binding binding;
   private volatile NodeSpecs nodeSpecs = new NodeSpecs();
   private volatile YarnViews.NodeIndex nodeIndex = YarnViews.NodeIndex.EMPTY;
+  private volatile OfferPolicyFactory factory;
+  private volatile double telemetrySeconds = DEFAULT_TELEMETRY_SECONDS;
+
+  /** RM time (s) of the last telemetry sample; guarded by this. */
+  private double lastObserved = Double.NaN;
+
+  private boolean observeFailed;
 
   /** A {@link KeyedRanking} policy's applications by key; guarded by this. */
   private final TreeSet<Keyed> sorted = new TreeSet<>(Keyed.ORDER);
@@ -122,15 +140,20 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
   public void configure(Map<String, String> conf) {
     String cls = conf.get(POLICY_CLASS);
     String instance = conf.get(POLICY_INSTANCE);
+    OfferPolicyFactory f = cls == null ? null : OfferPolicies.factoryOrNull(cls);
+    Set<String> known = new java.util.HashSet<>(KEYS);
+    if (f != null) {
+      known.addAll(f.keys());
+    }
     for (String key : conf.keySet()) {
-      if (!KEYS.contains(key)) {
+      if (!known.contains(key)) {
         throw new IllegalArgumentException(
             "unknown key ordering-policy."
                 + key
                 + " for "
                 + getConfigName()
                 + " (known: ordering-policy."
-                + String.join(", ordering-policy.", new java.util.TreeSet<>(KEYS))
+                + String.join(", ordering-policy.", new java.util.TreeSet<>(known))
                 + ")");
       }
     }
@@ -147,7 +170,17 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
               + ", got "
               + conf);
     }
-    binding = cls != null ? OfferPolicies.instantiate(cls) : OfferPolicies.bound(instance.trim());
+    double telemetry = telemetrySeconds(conf.get(TELEMETRY_SECONDS));
+    binding =
+        f != null
+            ? new OfferPolicies.Binding(f.create(conf), d -> {})
+            : cls != null ? OfferPolicies.instantiate(cls) : OfferPolicies.bound(instance.trim());
+    factory = f;
+    telemetrySeconds = telemetry;
+    synchronized (this) {
+      lastObserved = Double.NaN;
+      observeFailed = false;
+    }
     nodeSpecs = new NodeSpecs(perf);
     nodeIndex = YarnViews.NodeIndex.EMPTY;
     jobs.clear();
@@ -159,6 +192,61 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
     }
     LOG.info("leaf queue ordering by Rota policy {}", binding.policy().name());
     ShareMetrics.track(this);
+  }
+
+  private static double telemetrySeconds(String raw) {
+    if (raw == null || raw.isBlank()) {
+      return DEFAULT_TELEMETRY_SECONDS;
+    }
+    try {
+      double v = Double.parseDouble(raw.strip());
+      if (v >= 0 && Double.isFinite(v)) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(
+        "ordering-policy."
+            + TELEMETRY_SECONDS
+            + " must be a number of seconds >= 0, got '"
+            + raw
+            + "'");
+  }
+
+  /**
+   * Hands a {@link TelemetryPolicy} one telemetry sample of the cluster (the NodeManagers' last
+   * reported utilization, {@link YarnViews.View#utilization}) if at least {@value
+   * #TELEMETRY_SECONDS} of RM-clock time passed since the last one. {@code RotaCapacityScheduler}
+   * calls it on every node heartbeat, after CapacityScheduler's allocation for the node; it does
+   * nothing outside a heartbeat or for other policies. A policy that throws is logged once and the
+   * RM goes on (its decisions are unaffected).
+   */
+  public void observeTelemetry() {
+    OfferPolicies.Binding b = binding;
+    Optional<Heartbeat> heartbeat = Heartbeat.current();
+    if (b == null || !(b.policy() instanceof TelemetryPolicy t) || heartbeat.isEmpty()) {
+      return;
+    }
+    synchronized (this) {
+      double now = heartbeat.get().clock().getTime() / 1000.0;
+      if (!Double.isNaN(lastObserved) && now - lastObserved < telemetrySeconds) {
+        return;
+      }
+      lastObserved = now;
+      try {
+        t.observe(new YarnViews.View(heartbeat, this::allJobs, index(heartbeat)));
+        OfferPolicyFactory f = factory;
+        if (f != null) {
+          f.afterObserve(t, now);
+        }
+      } catch (RuntimeException e) {
+        if (!observeFailed) {
+          observeFailed = true;
+          LOG.error("Rota policy {} failed on a telemetry sample; ignored", t.name(), e);
+        }
+      }
+    }
   }
 
   /** The configured policy, or null before {@link #configure}. */

@@ -61,6 +61,32 @@ public final class OfferPolicies {
     return b;
   }
 
+  /**
+   * A new {@link OfferPolicyFactory} if {@code className} names one (public no-argument
+   * constructor), else null (the class is taken as a policy by {@link #instantiate}).
+   */
+  static OfferPolicyFactory factoryOrNull(String className) {
+    Class<?> c;
+    try {
+      c = Class.forName(className.trim(), true, OfferPolicies.class.getClassLoader());
+    } catch (ClassNotFoundException e) {
+      return null; // instantiate names the missing class
+    }
+    if (!OfferPolicyFactory.class.isAssignableFrom(c)) {
+      return null;
+    }
+    try {
+      return (OfferPolicyFactory) c.getConstructor().newInstance();
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalArgumentException(
+          "cannot create OfferPolicyFactory "
+              + className
+              + " (it needs a public no-argument constructor): "
+              + e,
+          e);
+    }
+  }
+
   /** A new instance of the {@link OfferPolicy} class {@code className}. */
   static Binding instantiate(String className) {
     Class<?> c;

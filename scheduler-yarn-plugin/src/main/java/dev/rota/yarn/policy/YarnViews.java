@@ -1,5 +1,7 @@
 package dev.rota.yarn.policy;
 
+import dev.rota.core.colocation.CoLocationPolicy;
+import dev.rota.core.colocation.CoLocationSettings;
 import dev.rota.core.eunomia.ProgressShares;
 import dev.rota.core.model.ExecutionType;
 import dev.rota.core.model.JobSpec;
@@ -10,6 +12,7 @@ import dev.rota.core.policy.ClusterView;
 import dev.rota.core.policy.ContainerView;
 import dev.rota.core.policy.JobView;
 import dev.rota.core.policy.QueueView;
+import dev.rota.core.policy.Utilization;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -40,12 +43,79 @@ import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
  * containers, consumption, the size of their next pending ask and that ask's node-attribute
  * placement constraints ({@link YarnConstraints}) or strict-locality hosts. What YARN does not know
  * and the view leaves neutral: task durations (a job's single stage describes its current ask, not
- * a task list), finished task counts (0), application tags, the queue hierarchy ({@link
- * #leafQueues()} is empty; the ordering policy works inside one leaf queue).
+ * a task list), finished task counts (0), application tags, per-container utilization (YARN's RM
+ * keeps only the node's and the containers' aggregate), the queue hierarchy ({@link #leafQueues()}
+ * is empty; the ordering policy works inside one leaf queue).
  */
 final class YarnViews {
 
   private YarnViews() {}
+
+  /**
+   * The {@link org.apache.hadoop.yarn.api.records.ResourceUtilization} custom entries a NodeManager
+   * agent may report as fractions in [0, 1]: disk bandwidth, network bandwidth and I/O-wait. No
+   * NodeManager reports them today (it reports CPU, memory and GPU); without them a node's disk,
+   * network and I/O-wait are NaN.
+   */
+  static final String DISK = "rota.disk";
+
+  static final String NETWORK = "rota.network";
+
+  /**
+   * The scheduling property ({@code
+   * ApplicationSubmissionContext#setApplicationSchedulingPropertiesMap}) naming an application's
+   * recurring identity for the co-location learner; copied to the job tag {@value
+   * CoLocationPolicy#APP_TAG}. The property {@value CoLocationSettings#DEMAND_TAG} ({@code
+   * MEMORY_MB,VCORES}, the application's declared total demand) is copied under its own name.
+   */
+  static final String COLOCATION_APPLICATION = "rota.colocation.application";
+
+  static final String IO_WAIT = "rota.iowait";
+
+  /**
+   * A NodeManager's reported utilization as the core's fractions: CPU = used vcores (the NM's
+   * {@code getCPU()}, cores busy) / the node's physical vcores, memory = used physical memory MB /
+   * the node's physical memory MB, each clamped to [0, 1]; disk, network and I/O-wait from the
+   * custom entries {@value #DISK}, {@value #NETWORK}, {@value #IO_WAIT} when present, else NaN.
+   * {@link Utilization#UNKNOWN} without a report or a capacity.
+   */
+  static Utilization utilization(
+      org.apache.hadoop.yarn.api.records.ResourceUtilization u,
+      org.apache.hadoop.yarn.api.records.Resource physical) {
+    if (u == null || physical == null) {
+      return Utilization.UNKNOWN;
+    }
+    double cpu =
+        physical.getVirtualCores() > 0
+            ? fraction(u.getCPU() / (double) physical.getVirtualCores())
+            : Double.NaN;
+    double mem =
+        physical.getMemorySize() > 0
+            ? fraction(u.getPhysicalMemory() / (double) physical.getMemorySize())
+            : Double.NaN;
+    Map<String, Float> custom = u.getCustomResources();
+    return new Utilization(
+        cpu, mem, custom(custom, DISK), custom(custom, NETWORK), custom(custom, IO_WAIT));
+  }
+
+  private static double custom(Map<String, Float> custom, String name) {
+    Float v = custom == null ? null : custom.get(name);
+    return v == null ? Double.NaN : fraction(v);
+  }
+
+  private static double fraction(double v) {
+    return Double.isNaN(v) ? Double.NaN : Math.max(0, Math.min(1, v));
+  }
+
+  /** A scheduler node's latest reported utilization (see {@link #utilization}). */
+  static Utilization utilization(SchedulerNode node) {
+    var rm = node.getRMNode();
+    var physical = rm == null ? null : rm.getPhysicalResource();
+    if (physical == null || physical.getMemorySize() <= 0) {
+      physical = node.getTotalResource(); // an NM that reports no physical resource
+    }
+    return utilization(node.getNodeUtilization(), physical);
+  }
 
   static Resource core(org.apache.hadoop.yarn.api.records.Resource r) {
     return Resource.of(Math.max(0, r.getMemorySize()), Math.max(0, r.getVirtualCores()));
@@ -167,11 +237,28 @@ final class YarnViews {
               .priority(app.getPriority() == null ? 0 : app.getPriority().getPriority())
               .stage(demand, new double[] {0});
       key.ifPresent(k -> constraints.of(app, k).forEach(b::constraint));
+      Map<String, String> tags = new java.util.HashMap<>();
       float weight = userWeight(app);
       if (weight != 1f) {
-        b.tags(Map.of(ProgressShares.WEIGHT_TAG, Float.toString(weight)));
+        tags.put(ProgressShares.WEIGHT_TAG, Float.toString(weight));
+      }
+      Map<String, String> envs = app.getAppSchedulingInfo().getApplicationSchedulingEnvs();
+      if (envs != null) {
+        copy(envs, CoLocationSettings.DEMAND_TAG, tags, CoLocationSettings.DEMAND_TAG);
+        copy(envs, COLOCATION_APPLICATION, tags, CoLocationPolicy.APP_TAG);
+      }
+      if (!tags.isEmpty()) {
+        b.tags(tags);
       }
       this.spec = b.build();
+    }
+
+    private static void copy(
+        Map<String, String> from, String key, Map<String, String> to, String as) {
+      String v = from.get(key);
+      if (v != null && !v.isBlank()) {
+        to.put(as, v.strip());
+      }
     }
 
     /**
@@ -355,6 +442,14 @@ final class YarnViews {
     @Override
     public NodeSpec node(int i) {
       return index.specs[i];
+    }
+
+    /**
+     * The NodeManager's last reported utilization ({@link YarnViews#utilization(SchedulerNode)}).
+     */
+    @Override
+    public Utilization utilization(int i) {
+      return YarnViews.utilization(index.nodes.get(i));
     }
 
     @Override

@@ -56,7 +56,7 @@ class OfferOrderingPolicyTest {
     assertEquals(
         "unknown key ordering-policy.polcy-class for rota-offer (known:"
             + " ordering-policy.node-performance, ordering-policy.policy-class,"
-            + " ordering-policy.policy-instance)",
+            + " ordering-policy.policy-instance, ordering-policy.telemetry-seconds)",
         error(Map.of("polcy-class", "x")));
     assertEquals(
         "ordering-policy.node-performance: host worker-1: node attribute perf must be a positive"
