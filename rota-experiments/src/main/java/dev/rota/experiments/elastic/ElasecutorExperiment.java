@@ -36,7 +36,8 @@ import java.util.SplittableRandom;
  *
  * <p>{@code --quick}: 40 recurring and 4 new applications, 2 seeds, no prediction-error sweep. The
  * number of seeds can be set with the system property {@value #SEEDS_PROPERTY} (e.g. {@code
- * ROTA_JAVA_OPTS=-Drota.elasecutor.seeds=3}), for a medium run of the full application set.
+ * ROTA_JAVA_OPTS=-Drota.elasecutor.seeds=3}), for a medium run of the full application set, and the
+ * full run's prediction-error sweep can be left out with {@value #SWEEP_PROPERTY}{@code =false}.
  *
  * <p>Besides the schemes, MinFrag runs once more under the earlier simulator model ({@code
  * minfrag-old-model}: allocation following progress, spill held to the executor's disk allocation),
@@ -52,6 +53,9 @@ public final class ElasecutorExperiment implements Experiment {
 
   /** System property overriding the number of seeds (quick 2, full 10). */
   public static final String SEEDS_PROPERTY = "rota.elasecutor.seeds";
+
+  /** System property: false leaves the full run's prediction-error sweep out. */
+  public static final String SWEEP_PROPERTY = "rota.elasecutor.sweep";
 
   static final List<Variant> SCHEMES =
       List.of(
@@ -343,7 +347,7 @@ public final class ElasecutorExperiment implements Experiment {
             null,
             null));
     plots(results, outDir, plotter);
-    if (!quick) {
+    if (!quick && Boolean.parseBoolean(System.getProperty(SWEEP_PROPERTY, "true"))) {
       sweep(setting, rows, outDir, plotter);
     }
     return rows;
