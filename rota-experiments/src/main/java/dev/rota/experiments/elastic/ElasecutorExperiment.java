@@ -34,7 +34,15 @@ import java.util.SplittableRandom;
  * arrivals and the runs (Table IV noise); the application set and the earlier runs are fixed
  * ({@link #WORKLOAD_SEED}), as in the paper (the same 120 applications in every run).
  *
- * <p>{@code --quick}: 40 recurring and 4 new applications, 2 seeds, no prediction-error sweep.
+ * <p>{@code --quick}: 40 recurring and 4 new applications, 2 seeds, no prediction-error sweep. The
+ * number of seeds can be set with the system property {@value #SEEDS_PROPERTY} (e.g. {@code
+ * ROTA_JAVA_OPTS=-Drota.elasecutor.seeds=3}), for a medium run of the full application set, and the
+ * full run's prediction-error sweep can be left out with {@value #SWEEP_PROPERTY}{@code =false}.
+ *
+ * <p>Besides the schemes, MinFrag runs once more under the earlier simulator model ({@code
+ * minfrag-old-model}: allocation following progress, spill held to the executor's disk allocation),
+ * and every scheme reports its packing diagnosis ({@code packing_*} rows: executors per node, mean
+ * progress rate, which resource refuses waiting executors, what slows them).
  */
 public final class ElasecutorExperiment implements Experiment {
   static final long WORKLOAD_SEED = 20210113L;
@@ -42,6 +50,12 @@ public final class ElasecutorExperiment implements Experiment {
   static final Resource NODE = Resource.of(64L * 1024, 16, 10_000, 500);
   static final double MEAN_GAP = 25;
   static final double WINDOW = 3200;
+
+  /** System property overriding the number of seeds (quick 2, full 10). */
+  public static final String SEEDS_PROPERTY = "rota.elasecutor.seeds";
+
+  /** System property: false leaves the full run's prediction-error sweep out. */
+  public static final String SWEEP_PROPERTY = "rota.elasecutor.sweep";
 
   static final List<Variant> SCHEMES =
       List.of(
@@ -131,7 +145,10 @@ public final class ElasecutorExperiment implements Experiment {
   @Override
   public List<ReproRow> run(boolean quick, Path outDir, Plotter plotter) throws IOException {
     Setting setting = setting(quick);
-    int seeds = quick ? 2 : 10;
+    int seeds = Integer.getInteger(SEEDS_PROPERTY, quick ? 2 : 10);
+    if (seeds < 1) {
+      throw new IllegalArgumentException(SEEDS_PROPERTY + " must be at least 1, got " + seeds);
+    }
     Map<String, List<ElasticResult>> results = new LinkedHashMap<>();
     List<Double> effective20 = new ArrayList<>();
     List<Double> effective15 = new ArrayList<>();
@@ -147,6 +164,9 @@ public final class ElasecutorExperiment implements Experiment {
       results
           .computeIfAbsent("minfrag-no-rescheduling", k -> new ArrayList<>())
           .add(simulate(in, Variant.MINFRAG, o.with(true, false)));
+      results
+          .computeIfAbsent("minfrag-old-model", k -> new ArrayList<>())
+          .add(simulate(in, Variant.MINFRAG, oldModel(o)));
       for (int i = in.apps().size() - in.fresh(); i < in.apps().size(); i++) {
         double eff = effectiveness(in.apps().get(i).predicted(), in.apps().get(i).truth());
         effective20.add(Math.abs(eff - 1) <= 0.20 ? 1.0 : 0.0);
@@ -182,6 +202,7 @@ public final class ElasecutorExperiment implements Experiment {
           new ReproRow(
               c + " " + s, "makespan_s_ci95", null, ci95(makespans(results.get(s))), null, null));
     }
+    packingRows(results, rows);
     // utilization (Tables VI and VII)
     String[] res = {"cpu", "memory", "network", "disk"};
     Map<String, double[]> tableVII =
@@ -326,10 +347,90 @@ public final class ElasecutorExperiment implements Experiment {
             null,
             null));
     plots(results, outDir, plotter);
-    if (!quick) {
+    if (!quick && Boolean.parseBoolean(System.getProperty(SWEEP_PROPERTY, "true"))) {
       sweep(setting, rows, outDir, plotter);
     }
     return rows;
+  }
+
+  /**
+   * The simulator model before the packing diagnosis (docs/results/elasecutor.md): allocation
+   * following the executor's progress, spill traffic held to its disk allocation.
+   */
+  static ElasticSimulation.Options oldModel(ElasticSimulation.Options o) {
+    return new ElasticSimulation.Options(
+        o.reprovision(),
+        o.reschedule(),
+        o.rho(),
+        o.launchSlots(),
+        o.spill().withinAllocation(true),
+        o.seed(),
+        o.maxSlots(),
+        true);
+  }
+
+  /** Why each scheme packs as it does: {@link ElasticResult.Packing}, averaged over seeds. */
+  private static void packingRows(Map<String, List<ElasticResult>> results, List<ReproRow> rows) {
+    String[] res = {"cpu", "memory", "network", "disk"};
+    for (var e : results.entrySet()) {
+      String c = "hibench " + e.getKey();
+      List<ElasticResult.Packing> ps = e.getValue().stream().map(ElasticResult::packing).toList();
+      rows.add(
+          new ReproRow(
+              c,
+              "packing_executors_per_node",
+              null,
+              mean(ps.stream().mapToDouble(ElasticResult.Packing::residentPerNode).toArray()),
+              null,
+              null));
+      rows.add(
+          new ReproRow(
+              c,
+              "packing_mean_rate",
+              null,
+              mean(ps.stream().mapToDouble(ElasticResult.Packing::meanRate).toArray()),
+              null,
+              null));
+      for (int r = 0; r < 4; r++) {
+        final int ri = r;
+        rows.add(
+            new ReproRow(
+                c,
+                "packing_committed_" + res[r] + "_pct",
+                null,
+                100 * mean(ps.stream().mapToDouble(p -> p.committedShare()[ri]).toArray()),
+                null,
+                null));
+        rows.add(
+            new ReproRow(
+                c,
+                "packing_refused_by_" + res[r] + "_pct",
+                null,
+                100 * mean(ps.stream().mapToDouble(p -> p.refusedBy()[ri]).toArray()),
+                null,
+                null));
+        rows.add(
+            new ReproRow(
+                c,
+                "packing_overallocated_" + res[r] + "_pct",
+                null,
+                100 * mean(ps.stream().mapToDouble(p -> p.overAllocated()[ri]).toArray()),
+                null,
+                null));
+      }
+      String[] cause = {"cpu", "spill", "network", "disk", "shared_capacity"};
+      for (int k = 0; k < cause.length; k++) {
+        final int kk = k;
+        rows.add(
+            new ReproRow(
+                c,
+                "packing_loss_" + cause[k] + "_pct",
+                null,
+                100 * mean(ps.stream().mapToDouble(p -> p.lossBy()[kk]).toArray()),
+                null,
+                null));
+      }
+    }
   }
 
   /**

@@ -86,16 +86,32 @@ class ElasticContentionTest {
   }
 
   @Test
-  void spillCompetesForAManagedDiskAllocation() {
+  void spillCompetesForAManagedDiskAllocationWhenHeldToIt() {
     // the same shortfall with the disk capped at 72 MB/s: 72 / 144 = 1/2, then / 1.5 = 1/3
     Outcome o =
         Contention.share(
                 NODE,
                 List.of(new Claim(new Amounts(2, 4096, 0, 80), new Amounts(2, 2048, INF, 72))),
-                new SpillModel(64, 1))
+                new SpillModel(64, 1, true))
             .get(0);
     assertEquals(1.0 / 3, o.rate());
     assertEquals(48.0, o.usage().disk());
+  }
+
+  @Test
+  void byDefaultSpillIsHeldOnlyToTheNodesDisk() {
+    // the same claim under the default: entitled min(72, 80) + 64 = 136 of 144 MB/s (the node has
+    // room), so the disk gives 136/144 = 17/18, then the spill factor 1.5: 17/27
+    assertEquals(false, SpillModel.DEFAULT.withinAllocation());
+    Claim c = new Claim(new Amounts(2, 4096, 0, 80), new Amounts(2, 2048, INF, 72));
+    Outcome o = Contention.share(NODE, List.of(c), new SpillModel(64, 1)).get(0);
+    assertEquals(64.0, o.spillDisk());
+    assertEquals(17.0 / 27, o.rate(), 1e-12);
+    assertEquals(144 * (17.0 / 27), o.usage().disk(), 1e-9);
+    // the node's disk is still shared: two such executors on a 200 MB/s disk get 100 of 136 each
+    Amounts small = new Amounts(16, 65536, 10_000, 200);
+    List<Outcome> two = Contention.share(small, List.of(c, c), new SpillModel(64, 1));
+    assertEquals(100.0 / 144 / 1.5, two.get(0).rate(), 1e-12);
   }
 
   @Test

@@ -18,6 +18,7 @@ package dev.rota.core.elastic.sim;
  * @param reprovisions reprovisioning probes made
  * @param reschedules task reschedulings made
  * @param placements executor placements (Dynamic places each stage)
+ * @param packing why packing stopped, measured after each slot's offer pass while executors waited
  */
 public record ElasticResult(
     String scheme,
@@ -30,4 +31,36 @@ public record ElasticResult(
     double[][] utilization,
     long reprovisions,
     long reschedules,
-    long placements) {}
+    long placements,
+    Packing packing) {
+
+  /**
+   * The packing diagnosis, over the slots in which executors waited after the offer pass.
+   *
+   * @param waitingSlots slots in which some executor was still waiting
+   * @param residentPerNode mean executors on a node (launching or running)
+   * @param committedShare per resource, the mean share of node capacity the ledger had committed
+   *     for the current slot (0 for unmanaged resources)
+   * @param fitShare share of (node, waiting application) pairs whose reservation fitted the node
+   *     after the pass (the pass stops only when none fits, so this is near 0)
+   * @param refusedBy per resource, the share of refused pairs that this resource alone refuses
+   *     (over the reservation's life); a pair can be refused by several
+   * @param refusedOnlyJointly share of refused pairs that no single resource refuses
+   * @param overAllocated per resource, the share of node-slots with running executors whose granted
+   *     allocations (managed resources only) summed to more than the node's capacity
+   * @param meanRate the mean progress rate of running executors (1 = full speed), over all slots
+   * @param lossBy the lost progress (1 − rate, summed) split by cause: [0] CPU, [2] network, [3]
+   *     disk allocation below demand (the most short of the three), [1] a memory shortfall (spill)
+   *     involved, [4] allocation covering demand but the node's capacity shared
+   */
+  public record Packing(
+      long waitingSlots,
+      double residentPerNode,
+      double[] committedShare,
+      double fitShare,
+      double[] refusedBy,
+      double refusedOnlyJointly,
+      double[] overAllocated,
+      double meanRate,
+      double[] lossBy) {}
+}

@@ -93,6 +93,13 @@ public final class ElasticSimulation implements ClusterView, Placements {
    * @param spill the memory-shortfall model
    * @param seed the heartbeat order's seed
    * @param maxSlots a run still going after this many slots fails with a diagnostic
+   * @param followProgress under a time-series variant, whether an executor's allocation follows its
+   *     own progress through its plan (with a one-slot guard band) instead of what the ledger holds
+   *     for it in the current slot. Default false: the allocation is the ledger's, as the paper's
+   *     allocation module enforces the committed series slot by slot and reprovisioning re-aligns a
+   *     lagging executor. True is the earlier Rota model, kept for comparison: its allocations are
+   *     not in the ledger, so a lagging executor keeps claiming slots the ledger has given to
+   *     others and the node's managed resources are over-allocated (docs/results/elasecutor.md)
    */
   public record Options(
       boolean reprovision,
@@ -101,14 +108,21 @@ public final class ElasticSimulation implements ClusterView, Placements {
       int launchSlots,
       Contention.SpillModel spill,
       long seed,
-      long maxSlots) {
+      long maxSlots,
+      boolean followProgress) {
     public static Options defaults(long seed) {
       return new Options(
-          true, true, Reprovisioning.RHO, 1, Contention.SpillModel.DEFAULT, seed, 200_000);
+          true, true, Reprovisioning.RHO, 1, Contention.SpillModel.DEFAULT, seed, 200_000, false);
     }
 
     public Options with(boolean reprovision, boolean reschedule) {
-      return new Options(reprovision, reschedule, rho, launchSlots, spill, seed, maxSlots);
+      return new Options(
+          reprovision, reschedule, rho, launchSlots, spill, seed, maxSlots, followProgress);
+    }
+
+    /** These options with {@link #followProgress} set to {@code follow}. */
+    public Options withFollowProgress(boolean follow) {
+      return new Options(reprovision, reschedule, rho, launchSlots, spill, seed, maxSlots, follow);
     }
   }
 
@@ -270,6 +284,7 @@ public final class ElasticSimulation implements ClusterView, Placements {
       }
       shuffle();
       pass.schedule(this, this);
+      packingSnapshot();
       step(now, dt);
       slot++;
     }
@@ -283,6 +298,61 @@ public final class ElasticSimulation implements ClusterView, Placements {
       int t = perm[i];
       perm[i] = perm[j];
       perm[j] = t;
+    }
+  }
+
+  /**
+   * Why packing stopped this slot, after the offer pass: while executors wait, per node the
+   * executors resident and the ledger's committed share of each managed resource now, and for each
+   * waiting application whether its reservation fits the node and, if not, which resources refuse
+   * it (each checked alone over the reservation's life). Recorded in {@link ElasticResult#packing}.
+   */
+  private void packingSnapshot() {
+    if (runnable.isEmpty()) {
+      return;
+    }
+    Stats.Packing p = stats.packing();
+    p.waitingSlots++;
+    List<DemandSeries> waiting = new ArrayList<>();
+    for (Group g : runnable) {
+      DemandSeries r = reserved.get(g.id);
+      if (!timeSeries) {
+        r = r.peakFlat();
+      }
+      if (policy.variant().managed().size() < 4) {
+        r = r.restrictedTo(policy.variant().managed());
+      }
+      waiting.add(r);
+    }
+    for (int m = 0; m < nodes.length; m++) {
+      p.nodeSlots++;
+      p.residentSum += onNode.get(m).size();
+      if (!(policy.ledger(nodes[m].id()) instanceof NodeLedger l)) {
+        continue;
+      }
+      for (ElasticResource r : policy.variant().managed()) {
+        long cap = l.capacityMilli(r);
+        if (cap > 0) {
+          p.committedSum[r.ordinal()] += (double) l.committedMilli(r, l.currentSlot()) / cap;
+        }
+      }
+      for (DemandSeries w : waiting) {
+        p.checks++;
+        if (l.fits(w)) {
+          p.fitsLeft++;
+          continue;
+        }
+        int binding = 0;
+        for (ElasticResource r : policy.variant().managed()) {
+          if (!l.fits(w.restrictedTo(java.util.Set.of(r)))) {
+            p.refusedBy[r.ordinal()]++;
+            binding++;
+          }
+        }
+        if (binding == 0) {
+          p.refusedOnlyJointly++;
+        }
+      }
     }
   }
 
@@ -326,6 +396,7 @@ public final class ElasticSimulation implements ClusterView, Placements {
         }
       }
       List<Contention.Outcome> out = Contention.share(capacity[m], claims, options.spill());
+      stats.packing().allocated(capacity[m], claims, out);
       double[] used = new double[4];
       for (int i = 0; i < active.size(); i++) {
         Exec e = active.get(i);
@@ -394,7 +465,7 @@ public final class ElasticSimulation implements ClusterView, Placements {
    */
   private double[] allocation(int m, Exec e, double now, boolean probe) {
     long[] a =
-        timeSeries && !dynamic
+        timeSeries && !dynamic && options.followProgress()
             ? e.planned()
             : policy.allocationMilli(nodes[m].id(), e.ledgerId, now);
     long[] free = probe ? policy.uncommittedMilli(nodes[m].id(), now) : new long[4];

@@ -74,6 +74,58 @@ class ElasticSimulationTest {
   }
 
   @Test
+  void thePackingDiagnosisNamesWhatRefusesTheWaitingExecutor() {
+    var o = ElasticSimulation.Options.defaults(1);
+    ElasticResult tetris =
+        run(Variant.TETRIS, o, app("early", EARLY, EARLY), app("late", LATE, LATE));
+    ElasticResult.Packing p = tetris.packing();
+    // "late" waits while "early" holds the node: its launch slot and 8 slots of work
+    assertEquals(9, p.waitingSlots());
+    assertEquals(1.0, p.residentPerNode());
+    assertEquals(0.0, p.fitShare());
+    // peaks: CPU 12 + 12 > 16 and network 8 + 8 > 10 Gbit/s refuse; memory and disk do not
+    assertArrayEquals(new double[] {1, 0, 1, 0}, p.refusedBy());
+    // Tetris holds the peak: 12 cores, 8 Gbit/s, 8 GiB, 50 MB/s of the node while "late" waits
+    assertArrayEquals(new double[] {12.0 / 16, 8192.0 / 65536, 0.8, 0.1}, p.committedShare(), 1e-9);
+    assertArrayEquals(new double[] {0, 0, 0, 0}, p.overAllocated());
+    assertEquals(1.0, p.meanRate());
+    // MinFrag runs both at once: nobody waits after the first pass
+    ElasticResult minFrag =
+        run(Variant.MINFRAG, o, app("early", EARLY, EARLY), app("late", LATE, LATE));
+    assertEquals(0, minFrag.packing().waitingSlots());
+  }
+
+  @Test
+  void byDefaultTheAllocationIsTheLedgersAndNeverOverAllocatesTheNode() {
+    // "slow" is predicted at 12 of its 14 cores in its first stage, so it lags its plan; "fill"
+    // arrives when the ledger has "slow" in its 2-core second stage and takes 12 cores. Held to the
+    // ledger, the allocations never exceed the node; following progress (the earlier model), the
+    // lagging executor still claims 12 cores of the slots the ledger gave to "fill"
+    double[] cpuTrue = new double[20];
+    double[] cpuPred = new double[20];
+    double[] net = new double[20];
+    for (int k = 0; k < 20; k++) {
+      cpuTrue[k] = k < 10 ? 14 : 2;
+      cpuPred[k] = k < 10 ? 12 : 2;
+      net[k] = 100;
+    }
+    DemandSeries truth = series(cpuTrue, net, 10, 20);
+    DemandSeries pred = series(cpuPred, net, 10, 20);
+    double[] twelve = new double[12];
+    java.util.Arrays.fill(twelve, 12);
+    DemandSeries fill = series(twelve, new double[12]);
+    ElasticSimulation.App late = new ElasticSimulation.App("fill", 33, 1, fill, fill);
+    var ledger = ElasticSimulation.Options.defaults(1).with(false, false);
+    var follow = ledger.withFollowProgress(true);
+    ElasticResult held = run(Variant.MINFRAG, ledger, app("slow", truth, pred), late);
+    ElasticResult followed = run(Variant.MINFRAG, follow, app("slow", truth, pred), late);
+    assertArrayEquals(new double[] {0, 0, 0, 0}, held.packing().overAllocated());
+    assertTrue(
+        followed.packing().overAllocated()[ElasticResource.CPU.ordinal()] > 0,
+        java.util.Arrays.toString(followed.packing().overAllocated()));
+  }
+
+  @Test
   void staticOverSubscribesTheUnmanagedNetworkAndSlowsDown() {
     var o = ElasticSimulation.Options.defaults(1);
     // two network-heavy executors of 2 cores: 8 + 8 Gbit/s on a 10 Gbit/s node
@@ -116,10 +168,14 @@ class ElasticSimulationTest {
     ElasticResult without = run(Variant.MINFRAG, off, app("x", truth, pred));
     assertEquals(1, with.reprovisions());
     assertEquals(0, without.reprovisions());
-    // without: 1 launch slot + 30 slots of work at half speed + 10 slots = 71 slots
-    assertEquals(213.0, without.makespan(), 1e-9);
-    // with: slow once stage 1 has run 34 slots (102 s > 1.1 x 90 s) at progress 17; the probe slot
-    // runs at full speed (16 cores granted); rescaled x2, the remaining 12 + 10 slots at full speed
-    assertEquals(3 * (1 + 34 + 1 + 22), with.makespan(), 1e-9);
+    // without, held to the ledger: 1 launch slot; 30 slots at 4 of 8 cores (progress 15); the
+    // ledger's 10 slots of stage 2 at 2 of 8 cores (17.5); then extended slot by slot at the level
+    // predicted for its progress: 25 slots at 4 of 8 to finish stage 1, 10 slots of stage 2
+    assertEquals(3 * (1 + 30 + 10 + 25 + 10), without.makespan(), 1e-9);
+    // with: slow once stage 1 has run 34 slots (102 s > 1.1 x 90 s), at progress 15 + 4 x 1/4 = 16
+    // (its last 4 slots at the ledger's stage-2 level, 2 cores); the probe slot runs at full speed
+    // (16 cores granted: 17); rescaled x2 and re-anchored at its progress, the remaining 13 + 10
+    // slots at full speed
+    assertEquals(3 * (1 + 34 + 1 + 23), with.makespan(), 1e-9);
   }
 }
