@@ -49,11 +49,7 @@ public final class ReproduceCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     if (list || name == null) {
-      TextTable t = new TextTable("experiment", "description");
-      for (Experiment e : Experiments.all()) {
-        t.row(e.name(), e.description());
-      }
-      System.out.print(t);
+      System.out.print(list(Experiments.all(), 100));
       return name == null && !list ? 2 : 0;
     }
     Experiment e = Experiments.get(name);
@@ -118,6 +114,36 @@ public final class ReproduceCommand implements Callable<Integer> {
         List.of("case", "metric", "paper", "rota", "baseline", "rota/baseline", "baseline is"),
         cells,
         new boolean[] {false, false, true, true, true, true, false});
+  }
+
+  /**
+   * The experiments, one paragraph each: the name, then its description wrapped at word boundaries
+   * so that no line is wider than {@code width} columns.
+   */
+  static String list(List<Experiment> experiments, int width) {
+    int nameWidth = 0;
+    for (Experiment e : experiments) {
+      nameWidth = Math.max(nameWidth, e.name().length());
+    }
+    String indent = " ".repeat(nameWidth + 2);
+    StringBuilder out = new StringBuilder();
+    for (Experiment e : experiments) {
+      StringBuilder line = new StringBuilder(e.name());
+      line.append(" ".repeat(nameWidth + 2 - e.name().length()));
+      int lineStart = 0;
+      boolean first = true;
+      for (String word : e.description().split(" ")) {
+        if (!first && line.length() - lineStart + 1 + word.length() > width) {
+          line.append('\n').append(indent);
+          lineStart = line.length() - indent.length();
+          first = true;
+        }
+        line.append(first ? "" : " ").append(word);
+        first = false;
+      }
+      out.append(line).append('\n');
+    }
+    return out.toString();
   }
 
   /** Draws an experiment's figure with the report's plotting. */

@@ -52,4 +52,16 @@ class ReproduceCommandTest {
     assertTrue(
         err.toString().contains("unknown experiment 'nope'; known: baselines"), err.toString());
   }
+
+  @Test
+  void theListFitsOneHundredColumnsAndNamesEveryExperiment() {
+    var all = dev.rota.experiments.catalog.Experiments.all();
+    String list = ReproduceCommand.list(all, 100);
+    for (String line : list.split("\n")) {
+      assertTrue(line.length() <= 100, line.length() + " columns: " + line);
+    }
+    for (var e : all) {
+      assertTrue(list.contains("\n" + e.name() + " ") || list.startsWith(e.name() + " "), e.name());
+    }
+  }
 }
