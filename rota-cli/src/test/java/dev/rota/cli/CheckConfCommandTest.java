@@ -36,7 +36,15 @@ class CheckConfCommandTest {
   @Test
   void everyShippedDirectoryIsValid() {
     for (String d :
-        List.of("", "hybrid", "reservation", "adaptive", "eunomia", "eunomia-fair", "colocation")) {
+        List.of(
+            "",
+            "hybrid",
+            "reservation",
+            "adaptive",
+            "eunomia",
+            "eunomia-fair",
+            "adaptive-fair",
+            "colocation")) {
       String[] r = check(CONF.resolve(d));
       assertEquals("0", r[0], d + ": " + r[1]);
       assertTrue(r[1].contains(": OK ("), r[1]);
