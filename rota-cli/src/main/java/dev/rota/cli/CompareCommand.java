@@ -173,12 +173,7 @@ public final class CompareCommand implements Callable<Integer> {
           SimulateCommand.cdf(
               e.getKey() + (Double.isFinite(cut) ? " (short)" : ""),
               r.latencies(Double.isFinite(cut) ? JobClass.SHORT : null, cut)));
-      double[] t = r.utilTimes().clone();
-      double t0 = t.length == 0 ? 0 : t[0];
-      for (int i = 0; i < t.length; i++) {
-        t[i] -= t0;
-      }
-      util.add(new Series(e.getKey(), t, r.cpuUtilSeries()));
+      util.add(new Series(e.getKey(), SimulateCommand.utilTimesFromStart(r), r.cpuUtilSeries()));
     }
     String note =
         "Mean ± 95% confidence interval over "

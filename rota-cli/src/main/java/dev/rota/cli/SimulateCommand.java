@@ -435,13 +435,7 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     cdfs.add(cdf("all", r.latencies(null, cut)));
     cdfs.removeIf(s -> s.x().length == 0);
-    // time since the first submission reads better than the trace's own clock (Google's starts at
-    // 16 days)
-    double[] t = r.utilTimes().clone();
-    double t0 = t.length == 0 ? 0 : t[0];
-    for (int i = 0; i < t.length; i++) {
-      t[i] -= t0;
-    }
+    double[] t = utilTimesFromStart(r);
     List<Series> util =
         List.of(
             new Series("vcores", t, r.cpuUtilSeries()), new Series("memory", t, r.memUtilSeries()));
@@ -492,6 +486,19 @@ public final class SimulateCommand implements Callable<Integer> {
         List.of("job", "class", "submitted (s)", "latency (s)", "tasks"),
         rows,
         new boolean[] {false, false, true, true, true});
+  }
+
+  /**
+   * The utilization series' times since its first window: time since the first submission reads
+   * better than the trace's own clock (Google's starts at 16 days).
+   */
+  static double[] utilTimesFromStart(SimResult r) {
+    double[] t = r.utilTimes().clone();
+    double t0 = t.length == 0 ? 0 : t[0];
+    for (int i = 0; i < t.length; i++) {
+      t[i] -= t0;
+    }
+    return t;
   }
 
   static Series cdf(String name, double[] values) {

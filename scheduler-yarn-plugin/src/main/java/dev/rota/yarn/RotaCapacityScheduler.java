@@ -194,12 +194,10 @@ public class RotaCapacityScheduler extends CapacityScheduler implements RotaSche
    * dev.rota.core.policy.TelemetryPolicy}); each throttles itself on the RM clock.
    */
   private void observeTelemetry() {
-    java.util.Set<Object> seen =
-        java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    // keyed by full path: each queue, and so each leaf's own ordering policy, appears once
     for (CSQueue q : getCapacitySchedulerQueueManager().getQueues().values()) {
       if (q instanceof AbstractLeafQueue leaf
-          && leaf.getOrderingPolicy() instanceof OfferOrderingPolicy p
-          && seen.add(p)) {
+          && leaf.getOrderingPolicy() instanceof OfferOrderingPolicy p) {
         p.observeTelemetry();
       }
     }

@@ -252,7 +252,7 @@ public final class HiBenchWorkload {
       lengths[s] = (int) Math.max(1, Math.round(b.stageLength(s) * (1 + cov[0] * gauss(rnd))));
     }
     long[][] m = dev.rota.core.elastic.Predictor.average(List.of(b)).milliArray();
-    long[][] resized = resampleStages(b, lengths);
+    long[][] resized = b.milliResampled(lengths);
     int at = 0;
     for (int s = 0; s < stages; s++) {
       for (int r = 0; r < 4; r++) {
@@ -288,27 +288,6 @@ public final class HiBenchWorkload {
       }
     }
     return DemandSeries.ofMilli(m, truth.stageEndArray());
-  }
-
-  static long[][] resampleStages(DemandSeries s, int[] lengths) {
-    long[][] src = s.milliArray();
-    int total = 0;
-    for (int l : lengths) {
-      total += l;
-    }
-    long[][] out = new long[4][total];
-    int at = 0;
-    for (int st = 0; st < lengths.length; st++) {
-      int from = s.stageStart(st);
-      int len = s.stageLength(st);
-      for (int r = 0; r < 4; r++) {
-        for (int k = 0; k < lengths[st]; k++) {
-          out[r][at + k] = src[r][from + (int) ((long) k * len / lengths[st])];
-        }
-      }
-      at += lengths[st];
-    }
-    return out;
   }
 
   static double gauss(SplittableRandom rnd) {

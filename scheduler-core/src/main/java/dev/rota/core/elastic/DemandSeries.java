@@ -271,6 +271,35 @@ public final class DemandSeries {
     return stage == 0 ? 0 : stageEnds[stage - 1];
   }
 
+  /**
+   * Per-resource values in thousandths, {@code [r.ordinal()][slot]}, with stage i resampled to
+   * {@code lengths[i]} slots: its target slot k takes the stage's slot floor(k·length/lengths[i])
+   * (the nearest earlier slot; exact for equal lengths).
+   */
+  public long[][] milliResampled(int[] lengths) {
+    if (lengths.length != stageEnds.length) {
+      throw new IllegalArgumentException(
+          lengths.length + " stage lengths for a series of " + stageEnds.length + " stages");
+    }
+    int total = 0;
+    for (int l : lengths) {
+      total += l;
+    }
+    long[][] out = new long[4][total];
+    int at = 0;
+    for (int st = 0; st < lengths.length; st++) {
+      int from = stageStart(st);
+      int len = stageLength(st);
+      for (int r = 0; r < 4; r++) {
+        for (int k = 0; k < lengths[st]; k++) {
+          out[r][at + k] = milli[r][from + (int) ((long) k * len / lengths[st])];
+        }
+      }
+      at += lengths[st];
+    }
+    return out;
+  }
+
   /** Per-resource values in thousandths of the unit, {@code [r.ordinal()][slot]} (a copy). */
   public long[][] milliArray() {
     long[][] out = new long[4][];

@@ -173,7 +173,7 @@ public final class Predictor implements DemandSource {
     long[][] sum = new long[4][total];
     for (DemandSeries s : runs) {
       long[][] a =
-          sameStages ? resampleStages(s, lengths) : resample(s.milliArray(), 0, s.length(), total);
+          sameStages ? s.milliResampled(lengths) : resample(s.milliArray(), 0, s.length(), total);
       for (int r = 0; r < 4; r++) {
         for (int k = 0; k < total; k++) {
           sum[r][k] += a[r][k];
@@ -186,25 +186,6 @@ public final class Predictor implements DemandSource {
       }
     }
     return DemandSeries.ofMilli(sum, ends);
-  }
-
-  /** {@code s} with stage i resampled to {@code lengths[i]} slots. */
-  static long[][] resampleStages(DemandSeries s, int[] lengths) {
-    long[][] m = s.milliArray();
-    int total = 0;
-    for (int l : lengths) {
-      total += l;
-    }
-    long[][] out = new long[4][total];
-    int at = 0;
-    for (int st = 0; st < lengths.length; st++) {
-      long[][] part = resample(m, s.stageStart(st), s.stageEnd(st), lengths[st]);
-      for (int r = 0; r < 4; r++) {
-        System.arraycopy(part[r], 0, out[r], at, lengths[st]);
-      }
-      at += lengths[st];
-    }
-    return out;
   }
 
   /**
@@ -381,7 +362,7 @@ public final class Predictor implements DemandSource {
         lengths[st] = (int) Math.max(1, Math.round(Math.exp(length[st].predict(f))));
         total += lengths[st];
       }
-      long[][] out = resampleStages(template, lengths);
+      long[][] out = template.milliResampled(lengths);
       long[] cap = new long[4];
       java.util.Arrays.fill(cap, Long.MAX_VALUE);
       cap[ElasticResource.CPU.ordinal()] = Math.round(key.cores() * ElasticResource.SCALE);
