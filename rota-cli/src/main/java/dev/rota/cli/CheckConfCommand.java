@@ -4,8 +4,6 @@ import dev.rota.yarn.RotaConfiguration;
 import dev.rota.yarn.spi.InvalidRotaConfigurationException;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.MalformedURLException;
-import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -131,7 +129,7 @@ public final class CheckConfCommand implements Callable<Integer> {
    */
   private static java.util.Optional<String> resourceManagerInit(Path dir) throws IOException {
     ClassLoader parent = Thread.currentThread().getContextClassLoader();
-    ClassLoader fromDir = new DirFirstLoader(dir, parent);
+    ClassLoader fromDir = new dev.rota.cli.demo.EmbeddedYarn.ConfDirFirstLoader(dir, parent);
     YarnConfiguration conf = new YarnConfiguration(new Configuration(false));
     conf.setClassLoader(fromDir);
     conf.addResource("core-site.xml");
@@ -172,28 +170,5 @@ public final class CheckConfCommand implements Callable<Integer> {
       c = c.getCause() == c ? null : c.getCause();
     }
     return sb.length() == 0 ? e.toString() : sb.toString();
-  }
-
-  /** Finds {@code *.xml} resources in the directory before the classpath. */
-  private static final class DirFirstLoader extends ClassLoader {
-    private final Path dir;
-
-    DirFirstLoader(Path dir, ClassLoader parent) {
-      super(parent);
-      this.dir = dir;
-    }
-
-    @Override
-    public URL getResource(String name) {
-      Path f = dir.resolve(name);
-      if (name.endsWith(".xml") && !name.contains("/") && Files.isRegularFile(f)) {
-        try {
-          return f.toUri().toURL();
-        } catch (MalformedURLException e) {
-          throw new IllegalStateException(e);
-        }
-      }
-      return super.getResource(name);
-    }
   }
 }

@@ -302,10 +302,10 @@ public final class EmbeddedYarn implements AutoCloseable {
    * Configuration.getResource("capacity-scheduler.xml")} and friends find the operator's copy.
    * Classes are loaded by the parent as usual.
    */
-  static final class ConfDirFirstLoader extends ClassLoader {
+  public static final class ConfDirFirstLoader extends ClassLoader {
     private final Path dir;
 
-    ConfDirFirstLoader(Path dir, ClassLoader parent) {
+    public ConfDirFirstLoader(Path dir, ClassLoader parent) {
       super(parent);
       this.dir = dir;
     }
