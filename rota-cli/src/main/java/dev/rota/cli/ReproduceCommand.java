@@ -23,9 +23,12 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     header = "Run a paper reproduction: paper vs Rota vs baseline.",
     description = {
-      "Runs a paper reproduction, prints paper / Rota / baseline side by side (with the Rota/baseline",
-      "ratio) and writes DIR/NAME.json as {\"experiment\", \"rows\": [{case, metric, paper, rota,",
-      "baseline, baseline_name}]}. Use --list to see the experiments."
+      "Runs a paper reproduction and prints, grouped by case, each metric's reference figure (the"
+          + " paper's, the reference simulator's or a target, named in 'reference is'), Rota's, and"
+          + " the baseline measured in the same run with the Rota/baseline ratio. Writes"
+          + " DIR/NAME.json as {\"experiment\", \"rows\": [{case, metric, reference,"
+          + " reference_name, rota, baseline, baseline_name}]}, DIR/NAME.html and the plots under"
+          + " DIR/NAME/. Use --list to see the experiments."
     })
 public final class ReproduceCommand implements Callable<Integer> {
   @Parameters(arity = "0..1", paramLabel = "NAME", description = "The experiment to run.")
@@ -98,22 +101,57 @@ public final class ReproduceCommand implements Callable<Integer> {
   static dev.rota.cli.report.ReportData.Table rowsTable(List<ReproRow> rows) {
     List<List<String>> cells = new java.util.ArrayList<>();
     for (ReproRow r : rows) {
-      cells.add(
-          List.of(
-              r.caseName(),
-              r.metric(),
-              TextTable.format(r.paper()),
-              TextTable.format(r.rota()),
-              TextTable.format(r.baseline()),
-              TextTable.format(r.ratio()),
-              r.baselineName() == null ? "" : r.baselineName()));
+      String[] n = numbers(r);
+      cells.add(List.of(r.caseName(), r.metric(), n[0], n[1], n[2], n[3], n[4], n[5]));
     }
     return new dev.rota.cli.report.ReportData.Table(
         "Results",
-        "paper: the paper's figure where it gives one; rota/baseline: the ratio.",
-        List.of("case", "metric", "paper", "rota", "baseline", "rota/baseline", "baseline is"),
+        "reference: the figure Rota's is judged against, and what it is (the paper's, the reference"
+            + " simulator's, a target); baseline: a scheduler measured in the same run;"
+            + " rota/baseline: the ratio.",
+        List.of(
+            "case",
+            "metric",
+            "reference",
+            "reference is",
+            "rota",
+            "baseline",
+            "rota/baseline",
+            "baseline is"),
         cells,
-        new boolean[] {false, false, true, true, true, true, false});
+        new boolean[] {false, false, true, false, true, true, true, false});
+  }
+
+  /**
+   * A row's figures as text: reference, what it is, Rota's, the baseline's, the ratio, which
+   * baseline. The three figures share one format so that they line up and compare at a glance: no
+   * decimals when all are whole numbers, otherwise as many as the largest of them needs (1 from 100
+   * up, 2 from 1 up, 3 below), with thousands separated; the ratio has 2 decimals; "-" where there
+   * is no figure.
+   */
+  static String[] numbers(ReproRow r) {
+    Double[] v = {r.reference(), r.rota(), r.baseline()};
+    boolean whole = true;
+    double max = 0;
+    for (Double d : v) {
+      if (d != null && Double.isFinite(d)) {
+        whole &= d == Math.rint(d);
+        max = Math.max(max, Math.abs(d));
+      }
+    }
+    String f = whole ? "%,.0f" : max >= 100 ? "%,.1f" : max >= 1 ? "%,.2f" : "%,.3f";
+    String[] out = new String[6];
+    for (int k = 0; k < 3; k++) {
+      out[k == 0 ? 0 : k + 1] =
+          v[k] == null || !Double.isFinite(v[k])
+              ? "-"
+              : String.format(java.util.Locale.ROOT, f, v[k]);
+    }
+    out[1] = r.referenceName() == null ? "" : r.referenceName();
+    double ratio = r.ratio();
+    out[4] = Double.isFinite(ratio) ? String.format(java.util.Locale.ROOT, "%.2f", ratio) : "-";
+    out[5] = r.baselineName() == null ? "" : r.baselineName();
+    return out;
   }
 
   /**
@@ -162,14 +200,40 @@ public final class ReproduceCommand implements Callable<Integer> {
     dev.rota.cli.report.HtmlReport.writePlot(file, title, xTitle, yTitle, series, logX);
   }
 
+  /**
+   * The terminal table, grouped by case: the column header once, then each case (in the order the
+   * experiment reported it) as a heading line followed by its metrics, indented.
+   */
   static String table(List<ReproRow> rows) {
+    java.util.Map<String, List<ReproRow>> byCase = new java.util.LinkedHashMap<>();
+    for (ReproRow r : rows) {
+      byCase.computeIfAbsent(r.caseName(), k -> new java.util.ArrayList<>()).add(r);
+    }
     TextTable t =
         new TextTable(
-            "case", "metric", "paper", "rota", "baseline", "rota/baseline", "baseline is");
-    for (ReproRow r : rows) {
-      t.row(
-          r.caseName(), r.metric(), r.paper(), r.rota(), r.baseline(), r.ratio(), r.baselineName());
+            "metric",
+            "reference",
+            "reference is",
+            "rota",
+            "baseline",
+            "rota/baseline",
+            "baseline is");
+    for (List<ReproRow> group : byCase.values()) {
+      for (ReproRow r : group) {
+        String[] n = numbers(r);
+        t.row("  " + r.metric(), n[0], n[1], n[2], n[3], n[4], n[5]);
+      }
     }
-    return t.toString();
+    String[] lines = t.toString().split("\n");
+    StringBuilder out = new StringBuilder();
+    out.append(lines[0]).append('\n').append(lines[1]).append('\n');
+    int next = 2;
+    for (java.util.Map.Entry<String, List<ReproRow>> e : byCase.entrySet()) {
+      out.append(e.getKey()).append('\n');
+      for (int k = 0; k < e.getValue().size(); k++) {
+        out.append(lines[next++]).append('\n');
+      }
+    }
+    return out.toString();
   }
 }

@@ -24,11 +24,12 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     header = "Reserve resources over time with an RDL expression (Rayon), or list reservations.",
     description = {
-      "Parses and compiles FILE locally (errors name the sub-expression; exit code 2, nothing is sent),",
-      "then submits it to the ResourceManager through YarnClient (createReservation, submitReservation)",
-      "as a ReservationDefinition whose name carries the RDL ('rota-rdl:'). Times in the RDL are plan",
-      "steps (--step-ms) counted from the arrival, the first step at least --lead-ms from now. Prints the",
-      "reservation id and the accepted allocation (exit 0), or the RM's reason for rejecting it (exit 1).",
+      "Parses and compiles FILE locally (errors name the sub-expression; exit code 2, nothing is sent),"
+          + " then submits it to the ResourceManager through YarnClient (createReservation,"
+          + " submitReservation) as a ReservationDefinition whose name carries the RDL"
+          + " ('rota-rdl:'). Times in the RDL are plan steps (--step-ms) counted from the arrival,"
+          + " the first step at least --lead-ms from now. Prints the reservation id and the"
+          + " accepted allocation (exit 0), or the RM's reason for rejecting it (exit 1).",
       "The queue must be reservable and use dev.rota.yarn.reservation.RotaReservationAgent."
     })
 public final class ReserveCommand implements Callable<Integer> {

@@ -38,8 +38,8 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     header = "Replay a trace under a scheduler in the simulator.",
     description = {
-      "Replays a trace under a scheduler in Rota's discrete-event simulator and writes",
-      "DIR/summary.json, DIR/jobs.csv, DIR/utilization.csv and DIR/report.html."
+      "Replays a trace under a scheduler in Rota's discrete-event simulator and writes"
+          + " DIR/summary.json, DIR/jobs.csv, DIR/utilization.csv and DIR/report.html."
     },
     sortOptions = false)
 public final class SimulateCommand implements Callable<Integer> {
@@ -501,12 +501,9 @@ public final class SimulateCommand implements Callable<Integer> {
     return t;
   }
 
+  /** A sample's empirical CDF, drawn as steps ({@link Percentiles#stepCdf}). */
   static Series cdf(String name, double[] values) {
-    double[] x = new Percentiles(values).sortedValues();
-    double[] y = new double[x.length];
-    for (int i = 0; i < x.length; i++) {
-      y[i] = (i + 1) / (double) x.length;
-    }
-    return new Series(name, x, y);
+    double[][] xy = new Percentiles(values).stepCdf();
+    return new Series(name, xy[0], xy[1]);
   }
 }

@@ -23,7 +23,8 @@ class ReproduceCommandTest {
         new String[] {
           "\"case\": \"YH1_sub.tr 3700 workers\"",
           "\"metric\": \"short_p50_s\"",
-          "\"paper\": null",
+          "\"reference\": null",
+          "\"reference_name\": null",
           "\"rota\":",
           "\"baseline\":",
           "\"baseline_name\": \"fifo\""
@@ -41,6 +42,59 @@ class ReproduceCommandTest {
         assertTrue(html.contains("<img src=\"" + rel + "\""), rel + " not on the page");
       }
     }
+  }
+
+  @Test
+  void theTerminalTableGroupsByCaseAndFormatsEachRowAlike() {
+    var rows =
+        java.util.List.of(
+            new dev.rota.experiments.ReproRow(
+                "A 10 workers", "short_p50_s", 327.7, 376.25, 400.0, "hawk"),
+            new dev.rota.experiments.ReproRow(
+                "fidelity A", "long_p90_s", 1234.0, "ref. sim", 1250.5, null, null),
+            new dev.rota.experiments.ReproRow(
+                "A 10 workers", "op_requests", null, 12000, null, null),
+            new dev.rota.experiments.ReproRow(
+                "wall A", "speedup_x", 10.0, "target", 12.345, null, null));
+    String table = ReproduceCommand.table(rows);
+    String[] lines = table.split("\n");
+    assertEquals(
+        java.util.List.of(
+            "metric",
+            "reference",
+            "reference",
+            "is",
+            "rota",
+            "baseline",
+            "rota/baseline",
+            "baseline",
+            "is"),
+        tokens(lines[0]),
+        table);
+    // each case once, as a heading, in first-seen order, with its metrics under it, indented
+    assertEquals("A 10 workers", lines[2], table);
+    assertEquals(
+        java.util.List.of("short_p50_s", "327.7", "paper", "376.3", "400.0", "0.94", "hawk"),
+        tokens(lines[3]),
+        table);
+    assertEquals(java.util.List.of("op_requests", "-", "12,000", "-", "-"), tokens(lines[4]));
+    assertEquals("fidelity A", lines[5], table);
+    assertEquals(
+        java.util.List.of("long_p90_s", "1,234.0", "ref.", "sim", "1,250.5", "-", "-"),
+        tokens(lines[6]),
+        table);
+    assertEquals("wall A", lines[7], table);
+    assertEquals(
+        java.util.List.of("speedup_x", "10.00", "target", "12.35", "-", "-"), tokens(lines[8]));
+    for (int k : new int[] {3, 4, 6, 8}) {
+      assertTrue(lines[k].startsWith("  "), "metrics are indented under their case: " + table);
+      assertEquals(lines[0].length(), lines[k].length(), "columns line up: " + table);
+    }
+    assertEquals(9, lines.length);
+  }
+
+  private static java.util.List<String> tokens(String line) {
+    return java.util.List.of(line.strip().split("\\s+"));
   }
 
   @Test

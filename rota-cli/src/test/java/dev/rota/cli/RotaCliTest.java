@@ -17,6 +17,41 @@ class RotaCliTest {
     return new String[] {String.valueOf(rc), err.toString()};
   }
 
+  /**
+   * picocli prints each element of a description on its own line and wraps long ones itself, so an
+   * element that stops mid-sentence (the next one going on in lower case) is a hard break in the
+   * middle of a help paragraph.
+   */
+  @Test
+  void noHelpParagraphBreaksMidSentence() {
+    java.util.List<String> breaks = new java.util.ArrayList<>();
+    java.util.Deque<picocli.CommandLine> todo = new java.util.ArrayDeque<>();
+    todo.add(RotaCli.commandLine());
+    while (!todo.isEmpty()) {
+      picocli.CommandLine cl = todo.pop();
+      todo.addAll(cl.getSubcommands().values());
+      var spec = cl.getCommandSpec();
+      check(spec.qualifiedName(), spec.usageMessage().description(), breaks);
+      for (var o : spec.options()) {
+        check(spec.qualifiedName() + " " + o.longestName(), o.description(), breaks);
+      }
+      for (var p : spec.positionalParameters()) {
+        check(spec.qualifiedName() + " " + p.paramLabel(), p.description(), breaks);
+      }
+    }
+    assertTrue(
+        breaks.isEmpty(), "help paragraphs broken mid-sentence:\n" + String.join("\n", breaks));
+  }
+
+  private static void check(String where, String[] lines, java.util.List<String> breaks) {
+    for (int i = 0; i + 1 < lines.length; i++) {
+      String next = lines[i + 1].strip();
+      if (!next.isEmpty() && Character.isLowerCase(next.charAt(0))) {
+        breaks.add(where + ": '" + lines[i] + "' / '" + lines[i + 1] + "'");
+      }
+    }
+  }
+
   @Test
   void aMissingOptionIsOneLineNamingItAndWhereHelpIs() {
     String[] r = run("reserve");

@@ -1,5 +1,6 @@
 package dev.rota.experiments;
 
+import dev.rota.core.metrics.Percentiles;
 import java.io.IOException;
 import java.util.List;
 
@@ -15,6 +16,12 @@ public interface Plotter {
         throw new IllegalArgumentException(
             "line " + name + ": " + x.length + " x values, " + y.length + " y values");
       }
+    }
+
+    /** A sample's empirical CDF, drawn as steps ({@link Percentiles#stepCdf}). */
+    public static Line cdf(String name, double[] values) {
+      double[][] xy = new Percentiles(values).stepCdf();
+      return new Line(name, xy[0], xy[1]);
     }
   }
 

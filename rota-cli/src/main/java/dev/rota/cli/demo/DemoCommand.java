@@ -39,10 +39,10 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     header = "Run a real-trace workload on an embedded YARN cluster running Rota.",
     description = {
-      "Runs a small workload derived from a real trace as real YARN applications on an embedded",
-      "YARN cluster whose ResourceManager runs Rota (configured from conf/), then prints a summary",
-      "and writes DIR/summary.json and DIR/report.html. Container logs are kept under DIR/cluster",
-      "(replaced on every run)."
+      "Runs a small workload derived from a real trace as real YARN applications on an embedded"
+          + " YARN cluster whose ResourceManager runs Rota (configured from conf/), then prints a"
+          + " summary and writes DIR/summary.json and DIR/report.html. Container logs are kept"
+          + " under DIR/cluster (replaced on every run)."
     })
 public final class DemoCommand implements Callable<Integer> {
   /** System property holding the repository root (set by bin/rota and the Maven build). */

@@ -147,7 +147,7 @@ public final class HtmlReport {
               cdf,
               logX,
               Styler.LegendPosition.InsideSE);
-      fixY(chart, cdf);
+      fixY(chart, cdf, 1);
       savePng(chart, outDir.resolve(LATENCY_CDF + ".png"));
       saveSvg(chart, outDir.resolve(LATENCY_CDF + ".svg"), "Job latency CDF");
       appendFigure(
@@ -178,15 +178,16 @@ public final class HtmlReport {
         }
         util = scaled;
       }
+      util = percent(util);
       XYChart chart =
           chart(
               "Utilization",
               utilXTitle,
-              "Utilization",
+              "Utilization (%)",
               util,
               false,
               Styler.LegendPosition.OutsideS);
-      fixY(chart, util);
+      fixY(chart, util, 100);
       savePng(chart, outDir.resolve(UTILIZATION + ".png"));
       saveSvg(chart, outDir.resolve(UTILIZATION + ".svg"), "Utilization");
       appendFigure(
@@ -194,7 +195,7 @@ public final class HtmlReport {
           UTILIZATION,
           "Utilization over time",
           utilXTitle,
-          "utilization (0 to 1)",
+          "utilization (%)",
           data.utilization(),
           util);
     }
@@ -293,18 +294,62 @@ public final class HtmlReport {
     return max;
   }
 
-  /** y axis 0..1, widened if some value lies outside (e.g. oversubscription). */
-  private static void fixY(XYChart chart, List<Series> series) {
+  /**
+   * y axis from 0 to {@code full} (1 for a CDF, 100 for utilization in %), widened if some value
+   * lies outside (e.g. oversubscription), at round bounds ({@link #roundRange}).
+   */
+  private static void fixY(XYChart chart, List<Series> series, double full) {
     double min = 0;
-    double max = 1;
+    double max = full;
     for (Series s : series) {
       for (double v : s.y()) {
         min = Math.min(min, v);
         max = Math.max(max, v);
       }
     }
-    chart.getStyler().setYAxisMin(min);
-    chart.getStyler().setYAxisMax(max);
+    double[] r = roundRange(min, max);
+    chart.getStyler().setYAxisMin(r[0]);
+    chart.getStyler().setYAxisMax(r[1]);
+  }
+
+  /** Utilization fractions as percentages. */
+  private static List<Series> percent(List<Series> fractions) {
+    List<Series> out = new ArrayList<>(fractions.size());
+    for (Series s : fractions) {
+      double[] y = s.y().clone();
+      for (int i = 0; i < y.length; i++) {
+        y[i] *= 100;
+      }
+      out.add(new Series(s.name(), s.x(), y));
+    }
+    return out;
+  }
+
+  /** Ticks per axis {@link #roundRange} aims at. */
+  private static final int TICKS = 8;
+
+  /**
+   * The axis range [lo, hi] widened to multiples of a round step (1, 2 or 5 × 10^k, about twice
+   * {@value #TICKS} of them: XChart then picks ticks at every one or every other), and the top
+   * nudged a thousandth of a step higher. XChart puts the ticks of an axis whose values are equally
+   * spaced (utilization samples, a small CDF's fractions) at data values, which gives labels such
+   * as 0.39, 0.77, 1.16 h; the nudge makes the values plus the axis bounds unequally spaced, so
+   * XChart chooses round ticks as it does for any other data. An empty or one-value range is
+   * returned unchanged.
+   */
+  static double[] roundRange(double lo, double hi) {
+    if (!(hi > lo) || !Double.isFinite(lo) || !Double.isFinite(hi)) {
+      return new double[] {lo, hi};
+    }
+    // bounds at half the tick step, so that the data fill the plot (8.1 h ends at 9 h, not 10 h)
+    double raw = (hi - lo) / (2 * TICKS);
+    double scale = Math.pow(10, Math.floor(Math.log10(raw)));
+    double m = raw / scale;
+    double step = (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * scale;
+    // a hair of rounding error (utilization 100.0000001 %) must not add a step
+    double a = Math.floor(lo / step + 1e-9) * step;
+    double b = Math.ceil(hi / step - 1e-9) * step;
+    return new double[] {a, b + step / 1000};
   }
 
   private static XYChart chart(
@@ -334,9 +379,17 @@ public final class HtmlReport {
     st.setLegendPosition(legend);
     st.setLegendVisible(series.size() > 1);
     st.setXAxisLogarithmic(logX);
-    if (!logX) {
+    if (logX) {
+      // decades as plain numbers: 0.001 … 10,000 rather than XChart's 1E4
+      st.setXAxisDecimalPattern("#,##0.######");
+    } else {
       // XChart's default tick format prints every digit of non-round ticks, which run together
       st.setXAxisDecimalPattern("#,##0.##");
+      double[] r = roundRange(xMin(series), xMax(series));
+      if (r[1] > r[0]) {
+        st.setXAxisMin(r[0]);
+        st.setXAxisMax(r[1]);
+      }
     }
     st.setYAxisDecimalPattern("#,##0.##");
     st.setMarkerSize(6);

@@ -125,12 +125,7 @@ final class MacroBenchmark {
       throws IOException {
     List<Plotter.Line> lines = new ArrayList<>();
     for (var e : delays.entrySet()) {
-      double[] x = new Percentiles(e.getValue()[k]).sortedValues();
-      double[] y = new double[x.length];
-      for (int i = 0; i < x.length; i++) {
-        y[i] = (i + 1) / (double) x.length;
-      }
-      lines.add(new Plotter.Line(e.getKey(), x, y));
+      lines.add(Plotter.Line.cdf(e.getKey(), e.getValue()[k]));
     }
     plotter.plot(
         file,

@@ -46,13 +46,14 @@ import java.util.Map;
  *       #PAPER}); and the mechanism's counters (ES nodes, OP requests, suspensions, CCDM hits, SATC
  *       wins, peak window wait);
  *   <li>{@code "fidelity TRACE N SCHED"}: Rota's Hawk/Eagle percentile with the reference
- *       simulator's figure from issue 3 in {@code paper};
+ *       simulator's figure from issue 3 as the reference ({@code ref. sim});
  *   <li>{@code "wall TRACE N SCHED"}: {@code wall_s}, the whole-process wall time of a child JVM
  *       ({@code java -XX:+UseSerialGC -XX:TieredStopAtLevel=1}, same classpath) doing that one run
- *       (median of 3 such processes; 1 with {@code --quick}), against the reference's wall time in
- *       {@code paper}; {@code cpu_s}, the CPU time that process reported (user + system, all
- *       threads; it does not grow with the machine's load as wall time does); and {@code speedup_x}
- *       against the target (10× on Yahoo, 30× on Google) as the baseline.
+ *       (median of 3 such processes; 1 with {@code --quick}), against the reference simulator's
+ *       wall time as the reference; {@code cpu_s}, the CPU time that process reported (user +
+ *       system, all threads; it does not grow with the machine's load as wall time does); and
+ *       {@code speedup_x} against the target (10× on Yahoo, 30× on Google) as the reference ({@code
+ *       target}).
  * </ul>
  *
  * <p><b>Which dissertation numbers, from where.</b> All of them come from the <em>full</em> traces.
@@ -423,7 +424,15 @@ public final class HybridExperiment implements Experiment {
           o.shorts.at(50), o.shorts.at(90), o.shorts.at(99), o.longs.at(50), o.longs.at(90)
         };
         for (int i = 0; i < REF_METRICS.length; i++) {
-          rows.add(new ReproRow("fidelity " + c, REF_METRICS[i], ref[i], mine[i], null, null));
+          rows.add(
+              new ReproRow(
+                  "fidelity " + c,
+                  REF_METRICS[i],
+                  ref[i],
+                  ReproRow.REFERENCE_SIMULATOR,
+                  mine[i],
+                  null,
+                  null));
         }
       }
     }
@@ -511,10 +520,19 @@ public final class HybridExperiment implements Experiment {
             speedup,
             p.trace.speedTarget,
             loadNote());
-        rows.add(new ReproRow("wall " + c, "wall_s", ref[5], wall, null, null));
+        rows.add(
+            new ReproRow(
+                "wall " + c, "wall_s", ref[5], ReproRow.REFERENCE_SIMULATOR, wall, null, null));
         rows.add(new ReproRow("wall " + c, "cpu_s", null, cpu, null, null));
         rows.add(
-            new ReproRow("wall " + c, "speedup_x", null, speedup, p.trace.speedTarget, "target"));
+            new ReproRow(
+                "wall " + c,
+                "speedup_x",
+                p.trace.speedTarget,
+                ReproRow.TARGET,
+                speedup,
+                null,
+                null));
       }
     }
   }
@@ -627,7 +645,7 @@ public final class HybridExperiment implements Experiment {
     for (List<String> family : List.of(HAWK_FAMILY, EAGLE_FAMILY)) {
       List<Plotter.Line> lines = new ArrayList<>();
       for (String s : family) {
-        lines.add(cdf(s, res.get(s).shortLat));
+        lines.add(Plotter.Line.cdf(s, res.get(s).shortLat));
       }
       plotter.plot(
           dir.resolve("cdf-short-" + tag + "-" + family.get(0) + ".png"),
@@ -639,7 +657,7 @@ public final class HybridExperiment implements Experiment {
     }
     List<Plotter.Line> longs = new ArrayList<>();
     for (String s : List.of("hawk", "hawk+dice", "eagle", "eagle+dice", "eagle+eirene")) {
-      longs.add(cdf(s, res.get(s).longLat));
+      longs.add(Plotter.Line.cdf(s, res.get(s).longLat));
     }
     plotter.plot(
         dir.resolve("cdf-long-" + tag + ".png"),
@@ -709,15 +727,6 @@ public final class HybridExperiment implements Experiment {
       d[i] = a[i];
     }
     return d;
-  }
-
-  private static Plotter.Line cdf(String name, double[] values) {
-    double[] x = new Percentiles(values).sortedValues();
-    double[] y = new double[x.length];
-    for (int i = 0; i < x.length; i++) {
-      y[i] = (i + 1) / (double) x.length;
-    }
-    return new Plotter.Line(name, x, y);
   }
 
   /**

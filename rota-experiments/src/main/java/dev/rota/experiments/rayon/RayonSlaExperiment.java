@@ -587,9 +587,9 @@ public final class RayonSlaExperiment implements Experiment {
                 sx, tunings.stream().mapToDouble(tu -> 100 * tu.metrics.utilization()).toArray())),
         false);
     List<Plotter.Line> cdf = new ArrayList<>();
-    cdf.add(cdf("capacity (baseline)", base.beLatency()));
+    cdf.add(Plotter.Line.cdf("capacity (baseline)", base.beLatency()));
     for (RotaRun r : runs) {
-      cdf.add(cdf("rota, w x " + r.factor, r.metrics.beLatency()));
+      cdf.add(Plotter.Line.cdf("rota, w x " + r.factor, r.metrics.beLatency()));
     }
     plotter.plot(
         dir.resolve("sla-be-latency-cdf.png"),
@@ -634,15 +634,6 @@ public final class RayonSlaExperiment implements Experiment {
         "% of SLA jobs",
         acc,
         false);
-  }
-
-  private static Plotter.Line cdf(String name, double[] values) {
-    double[] xs = new Percentiles(values).sortedValues();
-    double[] ys = new double[xs.length];
-    for (int i = 0; i < xs.length; i++) {
-      ys[i] = (i + 1) / (double) xs.length;
-    }
-    return new Plotter.Line(name, xs, ys);
   }
 
   private static Plotter.Line utilLine(String name, SimResult r) {

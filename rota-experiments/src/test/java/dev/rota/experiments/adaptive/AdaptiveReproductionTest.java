@@ -46,13 +46,13 @@ class AdaptiveReproductionTest {
     Map<String, ReproRow> by =
         byKey(Experiments.get("adaptive-accuracy").run(true, dir, recording(plots)));
     ReproRow overall = by.get("overall (noise σ=0.3) | best_found_pct");
-    assertEquals(87.26, overall.paper());
+    assertEquals(87.26, overall.reference());
     assertTrue(overall.rota() >= 0 && overall.rota() <= 100);
     assertEquals(
         28.0, by.get("overall (noise σ=0.3) | cases").rota(), "7 quick mixes x 4 settings");
-    assertEquals(3.37, by.get("overall (noise σ=0.3) | miss_gap_pct").paper());
-    assertEquals(93.33, by.get("Capacity (noise σ=0.3) | best_found_pct").paper());
-    assertEquals(81.19, by.get("Fair (noise σ=0.3) | best_found_pct").paper());
+    assertEquals(3.37, by.get("overall (noise σ=0.3) | miss_gap_pct").reference());
+    assertEquals(93.33, by.get("Capacity (noise σ=0.3) | best_found_pct").reference());
+    assertEquals(81.19, by.get("Fair (noise σ=0.3) | best_found_pct").reference());
     for (String s : List.of("Capacity 2q", "Capacity 4q", "Fair 2q", "Fair 4q")) {
       assertNotNull(by.get(s + " (noise σ=0.3) | best_found_pct"), s);
       assertTrue(by.get(s + " (noise σ=0.3) | miss_gap_pct").rota() >= 0);
@@ -123,9 +123,9 @@ class AdaptiveReproductionTest {
     List<Path> plots = new ArrayList<>();
     Map<String, ReproRow> by =
         byKey(Experiments.get("adaptive-runtime").run(true, dir, recording(plots)));
-    assertEquals(2.40, by.get("all settings every 1 min | latency_reduction_x").paper());
-    assertEquals(2.22, by.get("all settings every 2 min | latency_reduction_x").paper());
-    assertEquals(2.16, by.get("all settings, all intervals | latency_reduction_x").paper());
+    assertEquals(2.40, by.get("all settings every 1 min | latency_reduction_x").reference());
+    assertEquals(2.22, by.get("all settings every 2 min | latency_reduction_x").reference());
+    assertEquals(2.16, by.get("all settings, all intervals | latency_reduction_x").reference());
     for (int m : new int[] {1, 2, 4, 8}) {
       double r = by.get("all settings every " + m + " min | latency_reduction_x").rota();
       assertTrue(r > 0.5 && r < 5, "reduction " + r);

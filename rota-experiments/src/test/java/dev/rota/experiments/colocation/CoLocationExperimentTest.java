@@ -41,7 +41,7 @@ class CoLocationExperimentTest {
               .filter(x -> x.caseName().equals(c) && x.metric().equals("makespan_reduction_pct"))
               .findFirst()
               .orElseThrow();
-      assertEquals(paper[k], r.paper(), 0);
+      assertEquals(paper[k], r.reference(), 0);
       assertTrue(Double.isFinite(r.rota()));
     }
     // the calibration rows compare the model with every row of Tables 2/3 that has a pair

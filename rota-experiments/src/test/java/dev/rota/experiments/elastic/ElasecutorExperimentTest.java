@@ -52,7 +52,7 @@ class ElasecutorExperimentTest {
       assertTrue(Double.isFinite(r.rota()) && r.baseline() > 0, r.toString());
     }
     ReproRow trc = row(rows, "hibench", "drr_vs_trc_makespan_pct", "minfrag-trc");
-    assertEquals(11.5, trc.paper());
+    assertEquals(11.5, trc.reference());
     double mf = row(rows, "hibench minfrag", "makespan_s", null).rota();
     double st = row(rows, "hibench static", "makespan_s", null).rota();
     // with two seeds the mean of the per-seed reductions need not equal 1 - mean/mean, but both

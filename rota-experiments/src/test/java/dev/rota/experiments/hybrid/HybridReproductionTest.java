@@ -87,11 +87,11 @@ class HybridReproductionTest {
       for (String m :
           List.of("short_p50_s", "short_p90_s", "short_p99_s", "long_p50_s", "long_p90_s")) {
         ReproRow r = by.get("fidelity " + c + s + " | " + m);
-        assertTrue(Math.abs(r.rota() / r.paper() - 1) <= 0.10, r.toString());
+        assertTrue(Math.abs(r.rota() / r.reference() - 1) <= 0.10, r.toString());
       }
       ReproRow wall = by.get("wall " + c + s + " | wall_s");
       assertTrue(
-          wall.rota() > 0 && wall.paper() == (s.equals("hawk") ? 13.8 : 14.9), wall.toString());
+          wall.rota() > 0 && wall.reference() == (s.equals("hawk") ? 13.8 : 14.9), wall.toString());
       assertTrue(by.get("wall " + c + s + " | speedup_x").rota() > 1, "faster than the reference");
     }
     assertTrue(plots.size() >= 8, "plots: " + plots);

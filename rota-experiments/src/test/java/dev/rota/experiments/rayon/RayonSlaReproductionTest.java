@@ -67,13 +67,13 @@ class RayonSlaReproductionTest {
               > byKey.get(c + "be_latency_worse_pct").rota());
       assertTrue(
           byKey.get(c + "utilization_pct").rota() > byKey.get(c + "utilization_pct").baseline());
-      assertEquals(100.0, byKey.get(c + "sla_met_pct").paper(), 1e-9);
+      assertEquals(100.0, byKey.get(c + "sla_met_pct").reference(), 1e-9);
     }
     assertTrue(
         byKey.get(over + "rejected_pct").rota() > byKey.get(base + "rejected_pct").rota(),
         "declaring 50% more work gets more reservations rejected");
-    assertEquals(4.0, byKey.get(base + "rejected_pct").paper(), 1e-9);
-    assertEquals(11.0, byKey.get(over + "rejected_pct").paper(), 1e-9);
+    assertEquals(4.0, byKey.get(base + "rejected_pct").reference(), 1e-9);
+    assertEquals(11.0, byKey.get(over + "rejected_pct").reference(), 1e-9);
     // under noise: the same cases beside the baseline under the same noise, one table
     String label = "FB-2010 first 1000 jobs, 480 slots, noise ";
     double previousCeiling = 101;

@@ -57,6 +57,31 @@ public final class Percentiles {
     return m;
   }
 
+  /**
+   * The empirical CDF as a step function, for plots: {x, y} where each distinct value v gives two
+   * points, (v, F(v−)) and (v, F(v)), so that a line through them rises straight up at every value
+   * and runs flat in between (a line through (v, F(v)) alone would slope between values, drawing
+   * fractions of jobs that no job has). An empty sample gives two empty arrays.
+   */
+  public double[][] stepCdf() {
+    int n = sorted.length;
+    double[] x = new double[2 * n];
+    double[] y = new double[2 * n];
+    int k = 0;
+    for (int i = 0; i < n; ) {
+      int j = i;
+      while (j < n && sorted[j] == sorted[i]) {
+        j++;
+      }
+      x[k] = sorted[i];
+      y[k++] = i / (double) n;
+      x[k] = sorted[i];
+      y[k++] = j / (double) n;
+      i = j;
+    }
+    return new double[][] {Arrays.copyOf(x, k), Arrays.copyOf(y, k)};
+  }
+
   /** The sorted sample (a copy), for CDF plots. */
   public double[] sortedValues() {
     return sorted.clone();

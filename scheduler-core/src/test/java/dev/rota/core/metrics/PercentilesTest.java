@@ -17,6 +17,15 @@ class PercentilesTest {
   }
 
   @Test
+  void theStepCdfRisesAtEachDistinctValueAndIsFlatBetween() {
+    double[][] xy = new Percentiles(new double[] {3, 1, 3, 2}).stepCdf();
+    org.junit.jupiter.api.Assertions.assertArrayEquals(new double[] {1, 1, 2, 2, 3, 3}, xy[0]);
+    org.junit.jupiter.api.Assertions.assertArrayEquals(
+        new double[] {0, 0.25, 0.25, 0.5, 0.5, 1}, xy[1]);
+    assertEquals(0, new Percentiles(new double[0]).stepCdf()[0].length);
+  }
+
+  @Test
   void anEmptySampleHasNoPercentiles() {
     assertTrue(Double.isNaN(new Percentiles(new double[0]).at(50)));
   }
