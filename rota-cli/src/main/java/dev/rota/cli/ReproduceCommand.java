@@ -67,7 +67,8 @@ public final class ReproduceCommand implements Callable<Integer> {
         page,
         "rota reproduce " + name + (quick ? " --quick" : ""),
         e.description()
-            + " Every row: the paper's figure, Rota's, the baseline's and Rota/baseline, as in "
+            + " Every row: the reference figure and what it is, Rota's, the baseline's and"
+            + " Rota/baseline, as in "
             + name
             + ".json.",
         List.of(rowsTable(rows)),
@@ -106,18 +107,11 @@ public final class ReproduceCommand implements Callable<Integer> {
     }
     return new dev.rota.cli.report.ReportData.Table(
         "Results",
-        "reference: the figure Rota's is judged against, and what it is (the paper's, the reference"
-            + " simulator's, a target); baseline: a scheduler measured in the same run;"
-            + " rota/baseline: the ratio.",
+        "reference: the figure Rota's is judged against; ref. is: what it is (paper: the paper's,"
+            + " ref. sim: the reference simulator's, target: a goal, not a measurement); baseline: a"
+            + " scheduler measured in the same run; ratio: rota / baseline.",
         List.of(
-            "case",
-            "metric",
-            "reference",
-            "reference is",
-            "rota",
-            "baseline",
-            "rota/baseline",
-            "baseline is"),
+            "case", "metric", "reference", "ref. is", "rota", "baseline", "ratio", "baseline is"),
         cells,
         new boolean[] {false, false, true, false, true, true, true, false});
   }

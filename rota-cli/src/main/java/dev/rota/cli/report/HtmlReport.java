@@ -614,7 +614,7 @@ public final class HtmlReport {
           "table.sortable th{cursor:pointer}",
           "table.sortable th[data-asc='1']::after{content:' \\25B2'}",
           "table.sortable th[data-asc='0']::after{content:' \\25BC'}",
-          "div.scroll{max-height:24rem;overflow-y:auto;display:inline-block}",
+          "div.scroll{max-height:24rem;max-width:100%;overflow:auto;display:inline-block}",
           "div.scroll thead th{position:sticky;top:0}",
           "");
 
