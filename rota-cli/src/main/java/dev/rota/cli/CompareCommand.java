@@ -35,7 +35,7 @@ import picocli.CommandLine.Unmatched;
     header = "Compare schedulers on one workload over seeds: one table, one report.",
     description = {
       "Runs every scheduler of --schedulers on the same workload with seeds S, S+1, ..., S+n-1"
-          + " (--seeds n), and prints per scheduler the mean and 95% confidence interval (Student"
+          + " (--seeds n), and prints per scheduler the mean and 95%% confidence interval (Student"
           + " t over seeds) of the latency percentiles (short/long with --cutoff), the makespan"
           + " and the utilization, then the same as ratios to the first scheduler (the baseline)."
           + " Writes DIR/compare.json and DIR/report.html (the tables, latency CDFs and"
@@ -217,7 +217,14 @@ public final class CompareCommand implements Callable<Integer> {
 
   /** The {@code rota simulate} options of one run of {@code scheduler}. */
   private SimulateCommand parse(String scheduler) {
-    List<String> args = new ArrayList<>(simulateArgs);
+    // the runs never draw simulate's progress bar: a --[no-]progress of the user's is moot, and
+    // passing it on beside ours would be refused as given twice
+    List<String> args = new ArrayList<>();
+    for (String a : simulateArgs) {
+      if (!a.equals("--progress") && !a.equals("--no-progress")) {
+        args.add(a);
+      }
+    }
     args.addAll(List.of("--scheduler", scheduler, "--no-progress"));
     SimulateCommand c = new SimulateCommand();
     new CommandLine(c).parseArgs(args.toArray(String[]::new));

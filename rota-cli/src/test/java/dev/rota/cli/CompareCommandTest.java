@@ -27,9 +27,10 @@ class CompareCommandTest {
                 "4000",
                 "--workers",
                 "50",
+                "--no-progress",
                 "--out",
                 out.toString());
-    assertEquals(0, rc);
+    assertEquals(0, rc, "a --no-progress of the user's is accepted, not refused as given twice");
     String json = Files.readString(out.resolve("compare.json"));
     assertTrue(json.contains("\"baseline\": \"fifo\""), json);
     assertTrue(json.contains("\"seeds\": 2"), json);
