@@ -142,6 +142,13 @@ public final class CheckConfCommand implements Callable<Integer> {
     ResourceManager rm = new ResourceManager();
     Thread t = Thread.currentThread();
     t.setContextClassLoader(fromDir);
+    // when init fails, Hadoop stops the half-built services and CapacityScheduler.serviceStop trips
+    // over its own unset async-scheduling state: a WARN with a 25-line stack trace that would bury
+    // the one line naming the problem
+    org.apache.log4j.Logger stopLog =
+        org.apache.log4j.Logger.getLogger(org.apache.hadoop.service.AbstractService.class);
+    org.apache.log4j.Level stopLevel = stopLog.getLevel();
+    stopLog.setLevel(org.apache.log4j.Level.ERROR);
     try {
       rm.init(conf);
       return java.util.Optional.empty();
@@ -151,6 +158,7 @@ public final class CheckConfCommand implements Callable<Integer> {
     } finally {
       t.setContextClassLoader(parent);
       rm.stop();
+      stopLog.setLevel(stopLevel);
       org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics.clearQueueMetrics();
       org.apache.hadoop.metrics2.lib.DefaultMetricsSystem.shutdown();
     }
