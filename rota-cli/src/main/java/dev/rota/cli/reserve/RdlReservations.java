@@ -274,7 +274,7 @@ public final class RdlReservations {
   }
 
   /** The RM's message without the remote-exception wrapping. */
-  static String reason(YarnException e) {
+  public static String reason(YarnException e) {
     String m = String.valueOf(e.getMessage());
     int nl = m.indexOf("\n\tat ");
     m = (nl < 0 ? m : m.substring(0, nl)).strip();

@@ -265,6 +265,36 @@ class RotaReservationAgentTest {
     assertEquals(1, plan.getAllReservations().size());
   }
 
+  /**
+   * Hadoop passes the caller of {@code updateReservation} as the user: with reservation ACLs, an
+   * operator holding acl_administer_reservations may update anyone's reservation. The reservation
+   * stays its owner's (so the owner may still run in it, and its quota is the owner's).
+   */
+  @Test
+  void anUpdateByAnotherUserKeepsTheOwner() throws Exception {
+    InMemoryPlan plan = gree(10);
+    long a = Plans.anchor();
+    ReservationId id = Plans.newId();
+    plan.getReservationAgent()
+        .createReservation(
+            id, "alice", plan, Plans.rdl("window(atom(<1024,1>,4,4,10,40), 0, 10)", a, 10));
+    assertTrue(
+        plan.getReservationAgent()
+            .updateReservation(
+                id, "yarn", plan, Plans.rdl("window(atom(<1024,1>,2,2,10,20), 0, 10)", a, 10)));
+    assertEquals("alice", plan.getReservationById(id).getUser());
+    assertEquals(2, Plans.bundlesAt(plan, a + 5));
+    assertEquals(
+        2048,
+        plan.getConsumptionForUserOverTime("alice", a * Plans.STEP, (a + 10) * Plans.STEP)
+            .getCapacityAtTime((a + 5) * Plans.STEP)
+            .getMemorySize(),
+        "alice's quota holds the reservation");
+    assertTrue(
+        plan.getConsumptionForUserOverTime("yarn", a * Plans.STEP, (a + 10) * Plans.STEP)
+            .isEmpty());
+  }
+
   @Test
   void reservationsRotaDidNotPlaceArePinnedAndStillCount() throws Exception {
     InMemoryPlan plan = gree(10);
