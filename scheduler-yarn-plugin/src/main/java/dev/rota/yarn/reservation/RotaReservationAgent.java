@@ -60,10 +60,12 @@ public class RotaReservationAgent implements ReservationAgent {
   private static final Logger LOG = LoggerFactory.getLogger(RotaReservationAgent.class);
 
   private ReservationSettings fallback = ReservationSettings.DEFAULTS;
+  private Configuration yarnConf = new Configuration(false);
 
   @Override
   public void init(Configuration conf) {
     fallback = ReservationKeys.from(conf);
+    yarnConf = conf == null ? new Configuration(false) : conf;
   }
 
   /** The settings in force for {@code plan}. */
@@ -91,6 +93,7 @@ public class RotaReservationAgent implements ReservationAgent {
       throws PlanningException {
     ReservationAllocation existing = plan.getReservationById(reservationId);
     String owner = existing == null ? user : existing.getUser();
+    refuseUnlessOwner(plan, existing, user, "update");
     if (!owner.equals(user)) {
       LOG.info(
           "Rota agent: reservation {} of user '{}' in plan {} is updated by user '{}'; it stays"
@@ -109,6 +112,7 @@ public class RotaReservationAgent implements ReservationAgent {
   public boolean deleteReservation(ReservationId reservationId, String user, Plan plan)
       throws PlanningException {
     ReservationAllocation existing = plan.getReservationById(reservationId);
+    refuseUnlessOwner(plan, existing, user, "delete");
     LOG.info(
         "Rota agent: deleting reservation {} of user '{}' from plan {} at the request of user"
             + " '{}'",
@@ -117,6 +121,21 @@ public class RotaReservationAgent implements ReservationAgent {
         plan.getQueueName(),
         user);
     return plan.deleteReservation(reservationId);
+  }
+
+  /** {@value ReservationKeys#KEY_OWNER_ONLY}: see {@link ReservationOwners}. */
+  private void refuseUnlessOwner(
+      Plan plan, ReservationAllocation existing, String caller, String verb)
+      throws PlanningException {
+    if (!settings(plan).ownerOnly()) {
+      return;
+    }
+    java.util.Optional<String> refusal =
+        ReservationOwners.administerRefusal(caller, existing, plan.getQueueName(), yarnConf, verb);
+    if (refusal.isPresent()) {
+      LOG.warn(refusal.get());
+      throw new PlanningException(refusal.get());
+    }
   }
 
   private boolean place(
