@@ -11,6 +11,7 @@ import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.yarn.api.records.ReservationAllocationState;
 import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.exceptions.YarnException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -127,7 +128,19 @@ public final class ReserveCommand implements Callable<Integer> {
             yarn.start();
             RdlReservations client = new RdlReservations(yarn);
             if (list) {
-              List<ReservationAllocationState> all = client.list(queue, "");
+              List<ReservationAllocationState> all;
+              try {
+                all = client.list(queue, "");
+              } catch (YarnException e) {
+                // e.g. the reservation ACLs: "User bob cannot perform operation LIST_RESERVATIONS
+                // on queue dedicated"; one line, as for a rejected reservation
+                System.err.println(
+                    "rota reserve: the ResourceManager refused to list the reservations of queue "
+                        + queue
+                        + ": "
+                        + RdlReservations.reason(e));
+                return 1;
+              }
               System.out.println(all.size() + " reservation(s) in queue " + queue);
               for (ReservationAllocationState s : all) {
                 System.out.print(RdlReservations.describe(s, step));

@@ -2,6 +2,7 @@ package dev.rota.yarn;
 
 import dev.rota.yarn.policy.Heartbeat;
 import dev.rota.yarn.policy.OfferOrderingPolicy;
+import dev.rota.yarn.reservation.ReservationOwners;
 import dev.rota.yarn.spi.InvalidRotaConfigurationException;
 import dev.rota.yarn.spi.RotaScheduler;
 import dev.rota.yarn.spi.RotaSubsystem;
@@ -12,10 +13,13 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppEventType;
 import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.AbstractLeafQueue;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CSQueue;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAddedSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.SchedulerEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -166,6 +170,28 @@ public class RotaCapacityScheduler extends CapacityScheduler implements RotaSche
    */
   @Override
   public void handle(SchedulerEvent event) {
+    if (event instanceof AppAddedSchedulerEvent added
+        && !added.getIsAppRecovering()
+        && added.getReservationID() != null) {
+      java.util.Optional<String> refusal =
+          ReservationOwners.refusal(
+              rmContext,
+              added.getApplicationId(),
+              added.getUser(),
+              added.getQueue(),
+              added.getReservationID());
+      if (refusal.isPresent()) {
+        // as CapacityScheduler rejects an application it cannot place: the client's report says why
+        LOG.warn(refusal.get());
+        rmContext
+            .getDispatcher()
+            .getEventHandler()
+            .handle(
+                new RMAppEvent(
+                    added.getApplicationId(), RMAppEventType.APP_REJECTED, refusal.get()));
+        return;
+      }
+    }
     super.handle(event);
     if (Heartbeat.changesNodes(event.getType())) {
       nodesVersion.incrementAndGet();

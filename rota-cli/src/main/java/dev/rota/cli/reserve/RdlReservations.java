@@ -249,15 +249,38 @@ public final class RdlReservations {
         r.memoryMb(), Math.toIntExact(r.vcores()));
   }
 
+  /**
+   * The full path of {@code queue} ({@code dedicated} becomes {@code root.dedicated}), as the RM
+   * reports it; {@code queue} itself when it already is a path or the RM does not know it (the RM's
+   * reservation validator then names the problem). <b>Why:</b> Hadoop 3.5.0 keys the reservation
+   * ACLs of a CapacityScheduler plan by the plan queue's full path and compares the queue name of a
+   * request as given, so with {@code yarn.acl.reservation-enable} a request naming the leaf is
+   * refused to everyone but the owner of an existing reservation (and a reservation submitted under
+   * the leaf name cannot be administered by the queue's reservation administrators).
+   */
+  public String planPath(String queue) {
+    if (queue.contains(".")) {
+      return queue;
+    }
+    try {
+      org.apache.hadoop.yarn.api.records.QueueInfo info = yarn.getQueueInfo(queue);
+      String path = info == null ? null : info.getQueuePath();
+      return path == null || path.isBlank() ? queue : path;
+    } catch (IOException | YarnException e) {
+      return queue;
+    }
+  }
+
   /** Asks the RM for a reservation id and submits {@code p} to {@code queue}. */
   public Outcome submit(Prepared p, String queue) throws IOException, YarnException {
+    String plan = planPath(queue);
     ReservationId id = yarn.createReservation().getReservationId();
     try {
-      yarn.submitReservation(ReservationSubmissionRequest.newInstance(p.definition(), queue, id));
+      yarn.submitReservation(ReservationSubmissionRequest.newInstance(p.definition(), plan, id));
     } catch (YarnException e) {
       return new Rejected(id, reason(e));
     }
-    List<ReservationAllocationState> listed = list(queue, id.toString());
+    List<ReservationAllocationState> listed = list(plan, id.toString());
     if (listed.isEmpty()) {
       return new Rejected(
           id, "the RM accepted reservation " + id + " but does not list it in queue " + queue);
@@ -269,12 +292,12 @@ public final class RdlReservations {
   public List<ReservationAllocationState> list(String queue, String id)
       throws IOException, YarnException {
     return yarn.listReservations(
-            ReservationListRequest.newInstance(queue, id == null ? "" : id, true))
+            ReservationListRequest.newInstance(planPath(queue), id == null ? "" : id, true))
         .getReservationAllocationState();
   }
 
   /** The RM's message without the remote-exception wrapping. */
-  static String reason(YarnException e) {
+  public static String reason(YarnException e) {
     String m = String.valueOf(e.getMessage());
     int nl = m.indexOf("\n\tat ");
     m = (nl < 0 ? m : m.substring(0, nl)).strip();

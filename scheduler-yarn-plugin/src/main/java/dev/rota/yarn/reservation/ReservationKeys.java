@@ -31,6 +31,7 @@ public final class ReservationKeys {
   public static final String KEY_REPLAN_AGENT = PREFIX + "replan-agent";
   public static final String KEY_POLICY = PREFIX + "policy";
   public static final String KEY_USERS = PREFIX + "users";
+  public static final String KEY_OWNER_ONLY = PREFIX + "owner-only";
 
   /** Sharing-policy semantics of {@link RotaSharingPolicy}. */
   public enum PolicyKind {
@@ -94,8 +95,18 @@ public final class ReservationKeys {
               + "rejected naming the user. Empty = any user.",
           ReservationKeys::users);
 
+  public static final RotaKey<Boolean> OWNER_ONLY =
+      RotaKey.bool(
+          KEY_OWNER_ONLY,
+          true,
+          "true: an application may run in a reservation of a Rota-managed plan only if its user owns the"
+              + " reservation (or, with yarn.acl.enable and yarn.acl.reservation-enable, holds the plan's"
+              + " acl_administer_reservations); anyone else's application is rejected at submission naming both"
+              + " users. false: Hadoop's rule (any user the queue and reservation ACLs let submit).");
+
   /** All reservation keys, in documentation order. */
-  public static final List<RotaKey<?>> KEYS = List.of(AGENT, REPLAN_AGENT, POLICY, USERS);
+  public static final List<RotaKey<?>> KEYS =
+      List.of(AGENT, REPLAN_AGENT, POLICY, USERS, OWNER_ONLY);
 
   /**
    * Rayon in YARN's reservation system as a Rota system: its keys are validated with every other
@@ -123,7 +134,8 @@ public final class ReservationKeys {
         AGENT.parse(rota.get(KEY_AGENT)),
         REPLAN_AGENT.parse(rota.get(KEY_REPLAN_AGENT)),
         POLICY.parse(rota.get(KEY_POLICY)),
-        USERS.parse(rota.get(KEY_USERS)));
+        USERS.parse(rota.get(KEY_USERS)),
+        OWNER_ONLY.parse(rota.get(KEY_OWNER_ONLY)));
   }
 
   /**

@@ -13,9 +13,15 @@ import java.util.TreeSet;
  * @param policy {@value ReservationKeys#KEY_POLICY}: sharing-policy semantics (default
  *     capacity-over-time)
  * @param users {@value ReservationKeys#KEY_USERS}: users who may reserve; empty = anyone (default)
+ * @param ownerOnly {@value ReservationKeys#KEY_OWNER_ONLY}: only a reservation's owner (or a
+ *     reservation administrator) runs applications in it (default true)
  */
 public record ReservationSettings(
-    String agent, String replanAgent, ReservationKeys.PolicyKind policy, Set<String> users) {
+    String agent,
+    String replanAgent,
+    ReservationKeys.PolicyKind policy,
+    Set<String> users,
+    boolean ownerOnly) {
 
   /** Every key at its default. */
   public static final ReservationSettings DEFAULTS = ReservationKeys.parse(java.util.Map.of());
@@ -43,6 +49,10 @@ public record ReservationSettings(
         + ", "
         + ReservationKeys.KEY_USERS
         + "="
-        + (users.isEmpty() ? "(empty: any user)" : String.join(",", new TreeSet<>(users)));
+        + (users.isEmpty() ? "(empty: any user)" : String.join(",", new TreeSet<>(users)))
+        + ", "
+        + ReservationKeys.KEY_OWNER_ONLY
+        + "="
+        + ownerOnly;
   }
 }

@@ -16,6 +16,7 @@ import org.apache.hadoop.yarn.api.records.ReservationDefinition;
 import org.apache.hadoop.yarn.api.records.ReservationId;
 import org.apache.hadoop.yarn.server.resourcemanager.reservation.InMemoryReservationAllocation;
 import org.apache.hadoop.yarn.server.resourcemanager.reservation.Plan;
+import org.apache.hadoop.yarn.server.resourcemanager.reservation.ReservationAllocation;
 import org.apache.hadoop.yarn.server.resourcemanager.reservation.exceptions.ContractValidationException;
 import org.apache.hadoop.yarn.server.resourcemanager.reservation.exceptions.PlanningException;
 import org.apache.hadoop.yarn.server.resourcemanager.reservation.exceptions.PlanningQuotaException;
@@ -59,10 +60,12 @@ public class RotaReservationAgent implements ReservationAgent {
   private static final Logger LOG = LoggerFactory.getLogger(RotaReservationAgent.class);
 
   private ReservationSettings fallback = ReservationSettings.DEFAULTS;
+  private Configuration yarnConf = new Configuration(false);
 
   @Override
   public void init(Configuration conf) {
     fallback = ReservationKeys.from(conf);
+    yarnConf = conf == null ? new Configuration(false) : conf;
   }
 
   /** The settings in force for {@code plan}. */
@@ -77,22 +80,62 @@ public class RotaReservationAgent implements ReservationAgent {
     return place(reservationId, user, plan, contract, false);
   }
 
+  /**
+   * Re-places the reservation for its <b>owner</b>. Hadoop passes the caller as {@code user}: with
+   * reservation ACLs on, that is the owner or a user holding {@code acl_administer_reservations}.
+   * Hadoop's own agents make the caller the new owner, so an operator's update would take the
+   * reservation away from its owner (who then may no longer run in it, update or delete it) and
+   * charge the operator's quota. Rota keeps the owner and logs who updated it.
+   */
   @Override
   public boolean updateReservation(
       ReservationId reservationId, String user, Plan plan, ReservationDefinition contract)
       throws PlanningException {
-    return place(reservationId, user, plan, contract, true);
+    ReservationAllocation existing = plan.getReservationById(reservationId);
+    String owner = existing == null ? user : existing.getUser();
+    refuseUnlessOwner(plan, existing, user, "update");
+    if (!owner.equals(user)) {
+      LOG.info(
+          "Rota agent: reservation {} of user '{}' in plan {} is updated by user '{}'; it stays"
+              + " the reservation of '{}' (who keeps running in it, and whose quota it counts"
+              + " against)",
+          reservationId,
+          owner,
+          plan.getQueueName(),
+          user,
+          owner);
+    }
+    return place(reservationId, owner, plan, contract, true);
   }
 
   @Override
   public boolean deleteReservation(ReservationId reservationId, String user, Plan plan)
       throws PlanningException {
+    ReservationAllocation existing = plan.getReservationById(reservationId);
+    refuseUnlessOwner(plan, existing, user, "delete");
     LOG.info(
-        "Rota agent: deleting reservation {} of user {} from plan {}",
+        "Rota agent: deleting reservation {} of user '{}' from plan {} at the request of user"
+            + " '{}'",
         reservationId,
-        user,
-        plan.getQueueName());
+        existing == null ? "(unknown)" : existing.getUser(),
+        plan.getQueueName(),
+        user);
     return plan.deleteReservation(reservationId);
+  }
+
+  /** {@value ReservationKeys#KEY_OWNER_ONLY}: see {@link ReservationOwners}. */
+  private void refuseUnlessOwner(
+      Plan plan, ReservationAllocation existing, String caller, String verb)
+      throws PlanningException {
+    if (!settings(plan).ownerOnly()) {
+      return;
+    }
+    java.util.Optional<String> refusal =
+        ReservationOwners.administerRefusal(caller, existing, plan.getQueueName(), yarnConf, verb);
+    if (refusal.isPresent()) {
+      LOG.warn(refusal.get());
+      throw new PlanningException(refusal.get());
+    }
   }
 
   private boolean place(

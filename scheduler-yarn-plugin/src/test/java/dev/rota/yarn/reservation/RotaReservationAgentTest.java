@@ -265,6 +265,74 @@ class RotaReservationAgentTest {
     assertEquals(1, plan.getAllReservations().size());
   }
 
+  /**
+   * Hadoop passes the caller of {@code updateReservation} and {@code deleteReservation} as the
+   * user. Without reservation ACLs, only the owner (or, with yarn.acl.enable, a YARN administrator)
+   * may update or delete a reservation; an update by an administrator keeps the owner (so the owner
+   * may still run in it, and its quota is the owner's).
+   */
+  @Test
+  void onlyTheOwnerOrAnAdministratorUpdatesOrDeletesAndAnUpdateKeepsTheOwner() throws Exception {
+    InMemoryPlan plan = gree(10);
+    long a = Plans.anchor();
+    ReservationId id = Plans.newId();
+    plan.getReservationAgent()
+        .createReservation(
+            id, "alice", plan, Plans.rdl("window(atom(<1024,1>,4,4,10,40), 0, 10)", a, 10));
+    PlanningException update =
+        assertThrows(
+            PlanningException.class,
+            () ->
+                plan.getReservationAgent()
+                    .updateReservation(
+                        id,
+                        "yarn",
+                        plan,
+                        Plans.rdl("window(atom(<1024,1>,2,2,10,20), 0, 10)", a, 10)));
+    assertEquals(
+        "Rota: user 'yarn' may not update reservation "
+            + id
+            + " of user 'alice' in plan dedicated: only its owner may"
+            + " (yarn.scheduler.rota.reservation.owner-only=true)",
+        update.getMessage());
+    assertThrows(
+        PlanningException.class,
+        () -> plan.getReservationAgent().deleteReservation(id, "bob", plan));
+    assertEquals(4, Plans.bundlesAt(plan, a + 5), "unchanged");
+
+    org.apache.hadoop.conf.Configuration acl = new org.apache.hadoop.conf.Configuration(false);
+    acl.set("yarn.acl.enable", "true");
+    acl.set("yarn.admin.acl", "yarn");
+    ((RotaReservationAgent) plan.getReservationAgent()).init(acl);
+    assertTrue(
+        plan.getReservationAgent()
+            .updateReservation(
+                id, "yarn", plan, Plans.rdl("window(atom(<1024,1>,2,2,10,20), 0, 10)", a, 10)));
+    assertEquals("alice", plan.getReservationById(id).getUser());
+    assertEquals(2, Plans.bundlesAt(plan, a + 5));
+    assertEquals(
+        2048,
+        plan.getConsumptionForUserOverTime("alice", a * Plans.STEP, (a + 10) * Plans.STEP)
+            .getCapacityAtTime((a + 5) * Plans.STEP)
+            .getMemorySize(),
+        "alice's quota holds the reservation");
+    assertTrue(
+        plan.getConsumptionForUserOverTime("yarn", a * Plans.STEP, (a + 10) * Plans.STEP)
+            .isEmpty());
+    PlanningException delete =
+        assertThrows(
+            PlanningException.class,
+            () -> plan.getReservationAgent().deleteReservation(id, "bob", plan));
+    assertTrue(
+        delete
+            .getMessage()
+            .endsWith(
+                "only its owner or a YARN administrator (yarn.admin.acl) may"
+                    + " (yarn.scheduler.rota.reservation.owner-only=true)"),
+        delete.getMessage());
+    assertTrue(plan.getReservationAgent().deleteReservation(id, "alice", plan));
+  }
+
   @Test
   void reservationsRotaDidNotPlaceArePinnedAndStillCount() throws Exception {
     InMemoryPlan plan = gree(10);
