@@ -60,8 +60,16 @@ final class FairSchedulerTarget implements ConfTarget, LiveScheduler {
   private final SchedulerFileStore store;
 
   FairSchedulerTarget(LiveQueues live, Path file, int historyDepth) {
+    this(live, file, historyDepth, WriteStep.NONE);
+  }
+
+  /**
+   * @param step the fault-injection seam of the file steps (the refresh and live checks of this
+   *     path have none yet)
+   */
+  FairSchedulerTarget(LiveQueues live, Path file, int historyDepth, WriteStep step) {
     this.live = Objects.requireNonNull(live, "live");
-    this.store = new SchedulerFileStore(file, historyDepth);
+    this.store = new SchedulerFileStore(file, historyDepth, step);
   }
 
   /** The ResourceManager's FairScheduler; refresh is {@code AdminService.refreshQueues()}. */
