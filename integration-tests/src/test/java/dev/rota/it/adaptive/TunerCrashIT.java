@@ -171,6 +171,9 @@ class TunerCrashIT {
     int crashes = 0;
     int broken = 0;
     List<String> table = new ArrayList<>();
+    // per crash point (step and file; "(restore)" for the rollback's second write): runs, broken,
+    // images whose RM ran the old / the new configuration
+    Map<String, int[]> byPoint = new java.util.LinkedHashMap<>();
     for (int r = 0; r < RUNS.size(); r++) {
       Run run = RUNS.get(r);
       Path rmDir = Files.createDirectories(tmp.resolve("run" + r + "/rm"));
@@ -234,14 +237,23 @@ class TunerCrashIT {
       int runBroken = 0;
       int asOld = 0;
       int asNew = 0;
+      List<String> labels = new ArrayList<>();
       for (Image image : images) {
         crashes++;
+        String label =
+            labels.contains(image.where()) ? image.where() + " (restore)" : image.where();
+        labels.add(image.where());
+        int[] row = byPoint.computeIfAbsent(label, x -> new int[4]);
+        row[0]++;
         String problem = check(run, image, old, candidate, oldLive, newLive);
         if (problem.startsWith("old")) {
           asOld++;
+          row[2]++;
         } else if (problem.startsWith("new")) {
           asNew++;
+          row[3]++;
         } else {
+          row[1]++;
           runBroken++;
           System.out.println(
               "TunerCrashIT: BROKEN " + run.name() + " at " + image.where() + ": " + problem);
@@ -275,7 +287,20 @@ class TunerCrashIT {
             + " broken, "
             + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start)
             + " s\n| run | crash points | broken files | live config old/new |\n"
-            + String.join("\n", table));
+            + String.join("\n", table)
+            + "\n| crash point | runs | broken files | live config old/new |\n"
+            + byPoint.entrySet().stream()
+                .map(
+                    e ->
+                        String.format(
+                            Locale.ROOT,
+                            "| %s | %d | %d | %d old / %d new |",
+                            e.getKey(),
+                            e.getValue()[0],
+                            e.getValue()[1],
+                            e.getValue()[2],
+                            e.getValue()[3]))
+                .collect(java.util.stream.Collectors.joining("\n")));
     assertEquals(0, broken);
     assertTrue(crashes >= 30, "crash points: " + crashes);
   }
