@@ -152,6 +152,63 @@ class TunerWriteCrashTest {
     assertTrue(points >= 50, "crash points: " + points);
   }
 
+  /**
+   * The FairScheduler allocation file's write path (the same store; its own refresh and rollback):
+   * applied, and a failed refresh rolled back, crashed at every step.
+   */
+  @Test
+  void theAllocationFileSurvivesACrashAtEveryStep() throws Exception {
+    Map<String, FairSchedulerXml.Settings> change =
+        Map.of(
+            "root.alpha.high", FairSchedulerXml.Settings.NONE.withWeight(5),
+            "root.alpha.low",
+                FairSchedulerXml.Settings.NONE.withWeight(1).withSchedulingPolicy("fair"));
+    byte[] old = FairSchedulerXmlTest.ALLOCATIONS.getBytes(StandardCharsets.UTF_8);
+    int points = 0;
+    for (boolean refreshFails : new boolean[] {false, true}) {
+      byte[] candidate = null;
+      int calls = Integer.MAX_VALUE;
+      for (int k = -1; k < calls; k++) {
+        Path run = Files.createDirectories(dir.resolve("fair-" + refreshFails + "-" + k));
+        Path file = run.resolve("fair-scheduler.xml");
+        Files.write(file, old);
+        Files.write(run.resolve("fair-scheduler.xml.previous"), old);
+        Path image = dir.resolve("fair-image-" + refreshFails + "-" + k);
+        CrashingStep step = new CrashingStep(k < 0 ? Integer.MAX_VALUE : k, run, image);
+        int[] refreshes = {0};
+        FairSchedulerApplier a =
+            new FairSchedulerApplier(
+                new SchedulerFileStore(file, 2, step),
+                q -> true,
+                () -> {
+                  if (refreshFails && ++refreshes[0] == 1) {
+                    throw new IOException("Failed to reload allocations");
+                  }
+                },
+                step);
+        FairSchedulerXml next = a.candidate(FairSchedulerXml.read(file), change);
+        if (k < 0) { // reference: the steps and the new file
+          a.apply(old, next);
+          calls = step.seen.size();
+          candidate = next.text().getBytes(StandardCharsets.UTF_8);
+          continue;
+        }
+        assertThrows(Crash.class, () -> a.apply(old, next));
+        points++;
+        byte[] onDisk = Files.readAllBytes(image.resolve("fair-scheduler.xml"));
+        String where = step.seen.get(k) + (refreshFails ? " (refresh fails)" : "");
+        assertTrue(
+            Arrays.equals(onDisk, old) || Arrays.equals(onDisk, candidate),
+            where + ": neither old nor new");
+        FairSchedulerXml.parse("image", new String(onDisk, StandardCharsets.UTF_8)).validate();
+        assertTrue(count(image, n -> n.startsWith("fair-scheduler.xml.previous")) <= 2, where);
+        assertTrue(count(image, n -> n.endsWith(SchedulerFileStore.TEMP_SUFFIX)) <= 1, where);
+      }
+      assertTrue(calls >= (refreshFails ? 11 : 8), "steps: " + calls);
+    }
+    System.out.println("TunerWriteCrashTest: allocation file, " + points + " crashes, 0 broken");
+  }
+
   @Test
   void aSymlinkAtTheConfiguredPathIsRefusedAndNothingIsWritten() throws Exception {
     Path real = Files.createDirectories(dir.resolve("elsewhere")).resolve("cs.xml");
