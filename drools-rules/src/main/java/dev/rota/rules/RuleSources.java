@@ -70,10 +70,12 @@ public final class RuleSources {
   }
 
   /**
-   * Every {@code *.drl} file directly inside {@code dir}, in file-name order.
+   * Every {@code *.drl} file directly inside {@code dir}, in file-name order, once {@link
+   * RuleDirectoryTrust} accepts the directory (owned by the ResourceManager's user or root, not
+   * world-writable, no rule file linking outside it).
    *
-   * @throws RuleCompilationException if {@code dir} is not a readable directory or holds no {@code
-   *     .drl} file
+   * @throws RuleCompilationException if {@code dir} is not a readable directory, holds no {@code
+   *     .drl} file, or is refused by {@link RuleDirectoryTrust} (naming the path and the reason)
    */
   public static List<RuleSource> fromDirectory(Path dir) {
     Objects.requireNonNull(dir, "dir");
@@ -81,6 +83,7 @@ public final class RuleSources {
       throw new RuleCompilationException(
           "Rule directory " + dir + " does not exist or is not a directory", null);
     }
+    RuleDirectoryTrust.check(dir);
     List<Path> files;
     try (Stream<Path> listing = Files.list(dir)) {
       files =

@@ -1,5 +1,6 @@
 package dev.rota.yarn;
 
+import dev.rota.rules.RuleDirectoryTrust;
 import dev.rota.yarn.spi.InvalidRotaConfigurationException;
 import dev.rota.yarn.spi.RotaKey;
 import dev.rota.yarn.spi.RotaSubsystem;
@@ -270,6 +271,11 @@ public final class RotaConfiguration {
     if (!Files.isReadable(dir)) {
       throw new IllegalArgumentException("directory is not readable by the ResourceManager user");
     }
+    RuleDirectoryTrust.problem(dir)
+        .ifPresent(
+            p -> {
+              throw new IllegalArgumentException(p);
+            });
     return Optional.of(dir.normalize());
   }
 }

@@ -119,6 +119,28 @@ class RotaConfigurationTest {
                     .collect(java.util.stream.Collectors.joining(", "))));
   }
 
+  /** Refused at RM start / refreshQueues (the key is parsed there), naming the path and reason. */
+  @Test
+  void aRulesDirWithAWorldWritableRuleFileIsRefusedNamingTheFile(@TempDir Path tmp)
+      throws Exception {
+    Path dir = java.nio.file.Files.createDirectory(tmp.resolve("rules"));
+    Path rule = java.nio.file.Files.writeString(dir.resolve("mine.drl"), "package x;");
+    java.nio.file.Files.setPosixFilePermissions(
+        rule, java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw-rw-"));
+    InvalidRotaConfigurationException e =
+        assertThrows(
+            InvalidRotaConfigurationException.class,
+            () -> RotaConfiguration.parse(Map.of(RotaConfiguration.KEY_RULES_DIR, dir.toString())));
+    assertEquals(
+        "Invalid value '"
+            + dir
+            + "' for yarn.scheduler.rota.rules.dir: rule file "
+            + rule
+            + " is world-writable (rw-rw-rw-): any user could change the rules the ResourceManager"
+            + " runs; chmod o-w it",
+        e.getMessage());
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("invalid")
   void rejectsNamingTheKeyAndTheValue(Invalid c) {

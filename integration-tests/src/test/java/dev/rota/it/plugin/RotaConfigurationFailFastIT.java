@@ -74,6 +74,44 @@ class RotaConfigurationFailFastIT {
         RotaSchedulerMetrics.current(), "a failed start must not leave a metrics source behind");
   }
 
+  /**
+   * Issue #18 part 8: a rule directory another user could change is refused at start, naming the
+   * key, the path and the reason (both rule-directory keys).
+   */
+  @ParameterizedTest(name = "{0} world-writable")
+  @CsvSource({"yarn.scheduler.rota.rules.dir", "yarn.scheduler.rota.adaptive.rules-dir"})
+  void aWorldWritableRuleDirectoryStopsTheResourceManagerNamingThePath(String key)
+      throws Exception {
+    java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("rota-rules-");
+    try {
+      java.nio.file.Files.writeString(dir.resolve("mine.drl"), "package x;\n");
+      java.nio.file.Files.setPosixFilePermissions(
+          dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+      YarnConfiguration conf = operatorConf.load();
+      conf.set(key, dir.toString());
+      rm = new ResourceManager();
+
+      Exception failure = assertThrows(Exception.class, () -> rm.init(conf));
+
+      InvalidRotaConfigurationException cause = findCause(failure);
+      assertNotNull(cause, () -> "no InvalidRotaConfigurationException in " + causes(failure));
+      assertEquals(
+          "Invalid value '"
+              + dir
+              + "' for "
+              + key
+              + ": rule directory "
+              + dir
+              + " is world-writable (rwxrwxrwx): any user could change the rules the"
+              + " ResourceManager runs; chmod o-w it",
+          cause.getMessage());
+      assertEquals(Service.STATE.STOPPED, rm.getServiceState());
+    } finally {
+      java.nio.file.Files.deleteIfExists(dir.resolve("mine.drl"));
+      java.nio.file.Files.deleteIfExists(dir);
+    }
+  }
+
   private static InvalidRotaConfigurationException findCause(Throwable t) {
     for (Throwable c = t; c != null; c = c.getCause()) {
       if (c instanceof InvalidRotaConfigurationException e) {

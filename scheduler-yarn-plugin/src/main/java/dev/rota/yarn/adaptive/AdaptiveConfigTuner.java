@@ -44,6 +44,7 @@ public class AdaptiveConfigTuner implements SchedulingEditPolicy {
 
   private static final Logger LOG = LoggerFactory.getLogger(AdaptiveConfigTuner.class);
 
+  private final WriteStep writeStep;
   private RMContext rmContext;
   private CapacityScheduler cs;
   private FairScheduler fair;
@@ -54,6 +55,19 @@ public class AdaptiveConfigTuner implements SchedulingEditPolicy {
   private String lastSettingsProblem;
   private Configuration parsedFrom;
   private AdaptiveSettings parsed;
+
+  /** The constructor the ResourceManager calls (by reflection): no fault injection. */
+  public AdaptiveConfigTuner() {
+    this(WriteStep.NONE);
+  }
+
+  /**
+   * A tuner whose write path calls {@code writeStep} after every step (tests crash it there, see
+   * docs/reliability.md); the ResourceManager uses {@link #AdaptiveConfigTuner()}.
+   */
+  public AdaptiveConfigTuner(WriteStep writeStep) {
+    this.writeStep = java.util.Objects.requireNonNull(writeStep, "writeStep");
+  }
 
   @Override
   public void init(Configuration config, RMContext context, ResourceScheduler scheduler) {
@@ -72,7 +86,7 @@ public class AdaptiveConfigTuner implements SchedulingEditPolicy {
     }
     this.rmContext = context;
     this.metrics = AdaptiveMetrics.register();
-    this.loop = new TuningLoop(metrics, optimizers::forSettings);
+    this.loop = new TuningLoop(metrics, optimizers::forSettings, writeStep);
     AdaptiveSettings s = settings();
     if (s != null) {
       intervalMillis = s.intervalMillis();
@@ -100,7 +114,7 @@ public class AdaptiveConfigTuner implements SchedulingEditPolicy {
       lastSettingsProblem = null;
       FairSchedulerTarget target =
           new FairSchedulerTarget(
-              FairSchedulerTarget.live(fair, rmContext), allocations, s.historyDepth());
+              FairSchedulerTarget.live(fair, rmContext), allocations, s.historyDepth(), writeStep);
       loop.tick(
           s, target, target, tuned -> WorkloadReader.readFair(fair, rmContext, tuned, s, now()));
       return;

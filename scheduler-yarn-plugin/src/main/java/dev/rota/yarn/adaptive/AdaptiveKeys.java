@@ -2,6 +2,7 @@ package dev.rota.yarn.adaptive;
 
 import dev.rota.core.adaptive.AdaptiveDefaults;
 import dev.rota.core.adaptive.IntraQueuePolicy;
+import dev.rota.rules.RuleDirectoryTrust;
 import dev.rota.yarn.spi.InvalidRotaConfigurationException;
 import dev.rota.yarn.spi.KeysOnlySubsystem;
 import dev.rota.yarn.spi.RotaKey;
@@ -379,6 +380,11 @@ public final class AdaptiveKeys {
     if (!Files.isDirectory(dir)) {
       throw new IllegalArgumentException("directory does not exist or is not a directory");
     }
+    RuleDirectoryTrust.problem(dir)
+        .ifPresent(
+            p -> {
+              throw new IllegalArgumentException(p);
+            });
     return Optional.of(dir);
   }
 

@@ -38,10 +38,20 @@ public final class CapacityApplier implements ConfTarget {
 
   private final SchedulerFileStore store;
   private final LiveScheduler live;
+  private final WriteStep step;
 
   public CapacityApplier(SchedulerFileStore store, LiveScheduler live) {
+    this(store, live, WriteStep.NONE);
+  }
+
+  /**
+   * @param step the fault-injection seam after the refresh, the live check and the rollback (the
+   *     store has its own for the file steps); {@link WriteStep#NONE} in production
+   */
+  public CapacityApplier(SchedulerFileStore store, LiveScheduler live, WriteStep step) {
     this.store = Objects.requireNonNull(store, "store");
     this.live = Objects.requireNonNull(live, "live");
+    this.step = Objects.requireNonNull(step, "step");
   }
 
   @Override
@@ -162,13 +172,21 @@ public final class CapacityApplier implements ConfTarget {
   public Result apply(byte[] readBytes, CapacitySchedulerXml candidate, CapacityPlanner.Plan plan)
       throws Exception {
     store.write(readBytes, candidate.text());
-    String failure;
+    String failure = null;
     try {
       live.refresh();
-      failure = liveMismatch(plan);
     } catch (Exception e) {
       failure = "refreshQueues failed: " + rootMessage(e);
     }
+    step.at(WriteStep.Step.REFRESHED, store.file());
+    if (failure == null) {
+      try {
+        failure = liveMismatch(plan);
+      } catch (RuntimeException e) {
+        failure = "the live check failed: " + rootMessage(e);
+      }
+    }
+    step.at(WriteStep.Step.LIVE_CHECKED, store.file());
     if (failure == null) {
       return new Result(
           Outcome.APPLIED,
@@ -189,6 +207,7 @@ public final class CapacityApplier implements ConfTarget {
               + rootMessage(e)
               + "); the scheduler keeps its previous configuration";
     }
+    step.at(WriteStep.Step.ROLLBACK_REFRESHED, store.file());
     return new Result(
         Outcome.ROLLED_BACK, failure + "; restored the last good " + store.file() + ", " + second);
   }

@@ -25,15 +25,26 @@ public final class FairSchedulerApplier {
   private final SchedulerFileStore store;
   private final Predicate<String> liveQueue;
   private final Refresher refresher;
+  private final WriteStep step;
 
   /**
    * @param liveQueue true when the running scheduler has the queue (full path)
    */
   public FairSchedulerApplier(
       SchedulerFileStore store, Predicate<String> liveQueue, Refresher refresher) {
+    this(store, liveQueue, refresher, WriteStep.NONE);
+  }
+
+  /**
+   * @param step the fault-injection seam after the refresh and the rollback (the store has its own
+   *     for the file steps); {@link WriteStep#NONE} in production
+   */
+  public FairSchedulerApplier(
+      SchedulerFileStore store, Predicate<String> liveQueue, Refresher refresher, WriteStep step) {
     this.store = Objects.requireNonNull(store, "store");
     this.liveQueue = Objects.requireNonNull(liveQueue, "liveQueue");
     this.refresher = Objects.requireNonNull(refresher, "refresher");
+    this.step = Objects.requireNonNull(step, "step");
   }
 
   /**
@@ -82,8 +93,14 @@ public final class FairSchedulerApplier {
   public CapacityApplier.Result apply(byte[] readBytes, FairSchedulerXml candidate)
       throws Exception {
     store.write(readBytes, candidate.text());
+    Exception failed = null;
     try {
       refresher.refresh();
+    } catch (Exception e) {
+      failed = e;
+    }
+    step.at(WriteStep.Step.REFRESHED, store.file());
+    if (failed == null) {
       return new CapacityApplier.Result(
           CapacityApplier.Outcome.APPLIED,
           "wrote "
@@ -91,23 +108,23 @@ public final class FairSchedulerApplier {
               + " (previous version kept as "
               + store.previous(1)
               + ") and refreshed the queues");
-    } catch (Exception e) {
-      store.restore(readBytes);
-      String second;
-      try {
-        refresher.refresh();
-        second = "refreshed again with the restored file";
-      } catch (Exception again) {
-        second = "the second refresh failed too (" + CapacityApplier.rootMessage(again) + ")";
-      }
-      return new CapacityApplier.Result(
-          CapacityApplier.Outcome.ROLLED_BACK,
-          "refreshQueues failed: "
-              + CapacityApplier.rootMessage(e)
-              + "; restored the last good "
-              + store.file()
-              + ", "
-              + second);
     }
+    store.restore(readBytes);
+    String second;
+    try {
+      refresher.refresh();
+      second = "refreshed again with the restored file";
+    } catch (Exception again) {
+      second = "the second refresh failed too (" + CapacityApplier.rootMessage(again) + ")";
+    }
+    step.at(WriteStep.Step.ROLLBACK_REFRESHED, store.file());
+    return new CapacityApplier.Result(
+        CapacityApplier.Outcome.ROLLED_BACK,
+        "refreshQueues failed: "
+            + CapacityApplier.rootMessage(failed)
+            + "; restored the last good "
+            + store.file()
+            + ", "
+            + second);
   }
 }

@@ -58,10 +58,19 @@ final class FairSchedulerTarget implements ConfTarget, LiveScheduler {
 
   private final LiveQueues live;
   private final SchedulerFileStore store;
+  private final WriteStep step;
 
   FairSchedulerTarget(LiveQueues live, Path file, int historyDepth) {
+    this(live, file, historyDepth, WriteStep.NONE);
+  }
+
+  /**
+   * @param step the fault-injection seam of the write path ({@link WriteStep#NONE} in production)
+   */
+  FairSchedulerTarget(LiveQueues live, Path file, int historyDepth, WriteStep step) {
     this.live = Objects.requireNonNull(live, "live");
-    this.store = new SchedulerFileStore(file, historyDepth);
+    this.step = Objects.requireNonNull(step, "step");
+    this.store = new SchedulerFileStore(file, historyDepth, step);
   }
 
   /** The ResourceManager's FairScheduler; refresh is {@code AdminService.refreshQueues()}. */
@@ -231,7 +240,7 @@ final class FairSchedulerTarget implements ConfTarget, LiveScheduler {
   }
 
   private FairSchedulerApplier applier() {
-    return new FairSchedulerApplier(store, this::hasQueue, this::refresh);
+    return new FairSchedulerApplier(store, this::hasQueue, this::refresh, step);
   }
 
   @Override
@@ -284,6 +293,7 @@ final class FairSchedulerTarget implements ConfTarget, LiveScheduler {
                         + QueuePolicies.name(p));
               }
             });
+    step.at(WriteStep.Step.LIVE_CHECKED, store.file());
     if (wrong.isEmpty()) {
       return r;
     }
@@ -295,6 +305,7 @@ final class FairSchedulerTarget implements ConfTarget, LiveScheduler {
     } catch (Exception e) {
       second = "the second refresh failed too (" + CapacityApplier.rootMessage(e) + ")";
     }
+    step.at(WriteStep.Step.ROLLBACK_REFRESHED, store.file());
     return new CapacityApplier.Result(
         CapacityApplier.Outcome.ROLLED_BACK,
         "the refresh did not take effect ("

@@ -47,6 +47,7 @@ public final class TuningLoop {
   private final AdaptiveMetrics metrics;
   private final Function<AdaptiveSettings, CapacityOptimizer> optimizers;
   private final Set<String> seenApps = new HashSet<>();
+  private final WriteStep step;
   private long interval;
 
   /**
@@ -55,8 +56,20 @@ public final class TuningLoop {
    */
   public TuningLoop(
       AdaptiveMetrics metrics, Function<AdaptiveSettings, CapacityOptimizer> optimizers) {
+    this(metrics, optimizers, WriteStep.NONE);
+  }
+
+  /**
+   * @param step the fault-injection seam of the file write path ({@link WriteStep#NONE} in
+   *     production)
+   */
+  public TuningLoop(
+      AdaptiveMetrics metrics,
+      Function<AdaptiveSettings, CapacityOptimizer> optimizers,
+      WriteStep step) {
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.optimizers = Objects.requireNonNull(optimizers, "optimizers");
+    this.step = Objects.requireNonNull(step, "step");
   }
 
   /**
@@ -71,7 +84,8 @@ public final class TuningLoop {
       Function<TunedQueues, Workload> reader) {
     return tick(
         settings,
-        new CapacityApplier(new SchedulerFileStore(file, settings.historyDepth()), live),
+        new CapacityApplier(
+            new SchedulerFileStore(file, settings.historyDepth(), step), live, step),
         live,
         reader);
   }

@@ -205,6 +205,24 @@ class AdaptiveKeysTest {
         "Invalid value 'fair,FAIR' for yarn.scheduler.rota.adaptive.fair-policies: 'FAIR' is listed twice");
   }
 
+  /** Refused at RM start / refreshQueues (the key is parsed there), naming the path and reason. */
+  @Test
+  void aWorldWritableRulesDirIsRefusedNamingThePath(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+    java.nio.file.Path dir = java.nio.file.Files.createDirectory(tmp.resolve("rules"));
+    java.nio.file.Files.setPosixFilePermissions(
+        dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+    assertMessage(
+        AdaptiveKeys.KEY_RULES_DIR,
+        dir.toString(),
+        "Invalid value '"
+            + dir
+            + "' for yarn.scheduler.rota.adaptive.rules-dir: rule directory "
+            + dir
+            + " is world-writable (rwxrwxrwx): any user could change the rules the ResourceManager"
+            + " runs; chmod o-w it");
+  }
+
   private static void assertMessage(String key, String value, String message) {
     InvalidRotaConfigurationException e =
         assertThrows(
