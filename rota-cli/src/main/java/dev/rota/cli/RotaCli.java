@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
       ReserveCommand.class,
       CheckConfCommand.class,
       StatusCommand.class,
+      dev.rota.cli.cluster.ClusterCommand.class,
       dev.rota.cli.demo.DemoCommand.class,
       CommandLine.HelpCommand.class
     })
