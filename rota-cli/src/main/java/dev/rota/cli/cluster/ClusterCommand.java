@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.yarn.api.records.NodeReport;
 import picocli.CommandLine;
@@ -77,20 +78,30 @@ public final class ClusterCommand implements Runnable {
     }
     LocalCluster.refuseIfRunning(dir);
     HadoopInstall h = HadoopInstall.layOut(repoRoot, dir, confSource, nodes, out);
-    // docs/yarn-plugin.md, Install, step 4: check the directory before starting anything
-    java.io.StringWriter check = new java.io.StringWriter();
-    int code =
-        new CommandLine(new dev.rota.cli.CheckConfCommand())
-            .setOut(new java.io.PrintWriter(check))
-            .setErr(new java.io.PrintWriter(check))
-            .execute(h.confDir().toString());
-    out.print("rota cluster: check-conf: " + check);
-    if (code != 0) {
-      throw new IOException("rota check-conf " + h.confDir() + " failed (exit " + code + ")");
+    // docs/yarn-plugin.md, Install, step 4: 'bin/rota check-conf $HADOOP_CONF_DIR' before starting
+    HadoopInstall.ToolRun check =
+        HadoopInstall.run(
+            List.of(repoRoot.resolve("bin/rota").toString(), "check-conf", h.confDir().toString()),
+            Map.of(),
+            Duration.ofMinutes(5));
+    out.print("rota cluster: bin/rota check-conf: " + lastLine(check.output()) + "\n");
+    if (check.exitCode() != 0) {
+      throw new IOException(
+          "bin/rota check-conf "
+              + h.confDir()
+              + " failed (exit "
+              + check.exitCode()
+              + "):\n"
+              + check.output());
     }
     LocalCluster c = new LocalCluster(h, nodes);
     c.start(timeout, out);
     return c;
+  }
+
+  private static String lastLine(String text) {
+    String[] lines = text.strip().split("\\R");
+    return lines[lines.length - 1];
   }
 
   @Command(

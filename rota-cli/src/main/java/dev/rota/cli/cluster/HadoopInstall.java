@@ -168,11 +168,19 @@ public final class HadoopInstall {
     cmd.add(classpath(confDir()));
     cmd.add(mainClass);
     cmd.addAll(args);
+    return run(cmd, environment(confDir()), timeout);
+  }
+
+  /**
+   * Runs {@code cmd} with {@code env} added, its stdout and stderr together; kills it on timeout.
+   */
+  static ToolRun run(List<String> cmd, Map<String, String> env, java.time.Duration timeout)
+      throws IOException, InterruptedException {
     ProcessBuilder pb =
         new ProcessBuilder(cmd)
             .redirectErrorStream(true)
             .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-    pb.environment().putAll(environment(confDir()));
+    pb.environment().putAll(env);
     Process p = pb.start();
     java.util.concurrent.CompletableFuture<String> out =
         java.util.concurrent.CompletableFuture.supplyAsync(
@@ -186,8 +194,7 @@ public final class HadoopInstall {
     if (!p.waitFor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
       p.destroyForcibly();
       p.waitFor();
-      throw new IOException(
-          mainClass + " " + String.join(" ", args) + " did not finish within " + timeout);
+      throw new IOException(String.join(" ", cmd) + " did not finish within " + timeout);
     }
     return new ToolRun(p.exitValue(), out.join());
   }
