@@ -117,6 +117,10 @@ class OperatorInstallIT {
         rmLog.contains("Using Scheduler: dev.rota.yarn.RotaCapacityScheduler"),
         "RM log names Rota's scheduler\n" + cluster.diagnostics(20));
     assertTrue(rmLog.contains("Rota self-check PASSED"), "the self-check ran in the RM");
+
+    // docs/yarn-plugin.md, "Verify that it loaded": bin/rota status reads the RM's /jmx
+    String status = rota("status", "--conf", dir.resolve("etc/hadoop").toString());
+    assertTrue(status.contains("RotaSchedulerMetrics"), status);
   }
 
   @Test
@@ -190,22 +194,14 @@ class OperatorInstallIT {
     // one 1 GiB bundle for 60 of the next 600 one-second steps: in the plan for ten minutes
     Path rdl = dir.resolve("install.rdl");
     Files.writeString(rdl, "window(atom(<1024,1>, 1, 1, 60, 60), 0, 600)\n");
-    ProcessBuilder pb =
-        new ProcessBuilder(
-                root.resolve("bin/rota").toString(),
-                "reserve",
-                rdl.toString(),
-                "--queue",
-                "dedicated",
-                "--conf",
-                dir.resolve("etc/hadoop").toString())
-            .redirectErrorStream(true)
-            .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-    Process p = pb.start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(120, TimeUnit.SECONDS), "bin/rota reserve did not finish");
-    System.out.print("OperatorInstallIT: bin/rota reserve:\n" + out);
-    assertEquals(0, p.exitValue(), "bin/rota reserve exit code; output:\n" + out);
+    String out =
+        rota(
+            "reserve",
+            rdl.toString(),
+            "--queue",
+            "dedicated",
+            "--conf",
+            dir.resolve("etc/hadoop").toString());
     Matcher m = Pattern.compile("accepted (reservation_\\d+_\\d+) in queue dedicated").matcher(out);
     assertTrue(m.find(), out);
     reservationId = m.group(1);
@@ -257,6 +253,35 @@ class OperatorInstallIT {
     for (LocalCluster.Daemon d : cluster.daemons()) {
       assertFalse(Files.exists(cluster.pidFile(d)), d.name() + "'s pid file remains");
     }
+  }
+
+  /** Runs {@code bin/rota args} as a user would; fails unless it exits 0; returns its output. */
+  private static String rota(String... args) throws Exception {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(root.resolve("bin/rota").toString());
+    cmd.addAll(List.of(args));
+    Process p =
+        new ProcessBuilder(cmd)
+            .redirectErrorStream(true)
+            .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+            .start();
+    java.util.concurrent.CompletableFuture<String> out =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+              } catch (IOException e) {
+                return "(unreadable: " + e + ")";
+              }
+            });
+    if (!p.waitFor(120, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      fail("bin/rota " + String.join(" ", args) + " did not finish within 120 s");
+    }
+    String text = out.get(10, TimeUnit.SECONDS);
+    System.out.print("OperatorInstallIT: bin/rota " + args[0] + ":\n" + text);
+    assertEquals(0, p.exitValue(), "bin/rota " + String.join(" ", args) + ":\n" + text);
+    return text;
   }
 
   private static YarnClient newClient() {
