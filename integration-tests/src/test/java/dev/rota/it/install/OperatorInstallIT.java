@@ -69,6 +69,10 @@ class OperatorInstallIT {
   static void up() throws Exception {
     root = Path.of(System.getProperty("rota.root.dir", "..")).toAbsolutePath().normalize();
     dir = Path.of("target", "operator-install").toAbsolutePath();
+    // daemons a crashed earlier run left behind (their pid files name them) are stopped first
+    if (Files.isDirectory(dir.resolve("run")) && Files.isDirectory(dir.resolve("etc/hadoop"))) {
+      new LocalCluster(HadoopInstall.at(dir), 2).stop(Duration.ofSeconds(60));
+    }
     // a fresh configuration and fresh daemons every run; the Hadoop jars (share/) are kept
     for (String d : List.of("etc", "nodes", "data", "logs", "run")) {
       deleteTree(dir.resolve(d));
@@ -77,6 +81,18 @@ class OperatorInstallIT {
     cluster = ClusterCommand.up(root, dir, root.resolve("conf/reservation"), 2, UP, System.out);
     System.out.printf("OperatorInstallIT: cluster up in %.1f s%n", (System.nanoTime() - t0) / 1e9);
     client = newClient();
+    // if this JVM is stopped (e.g. a failsafe timeout), the daemons are not left running
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  try {
+                    cluster.stop(Duration.ofSeconds(20));
+                  } catch (Exception e) {
+                    // best effort while the JVM exits
+                  }
+                },
+                "operator-install-stop"));
   }
 
   @AfterAll

@@ -98,7 +98,8 @@ public final class LocalCluster {
    * until all are RUNNING nodes. Fails, naming the daemon and quoting its log, if one exits or the
    * wait exceeds {@code timeout}.
    */
-  public void start(Duration timeout, PrintStream log) throws IOException, InterruptedException {
+  public synchronized void start(Duration timeout, PrintStream log)
+      throws IOException, InterruptedException {
     for (Daemon d : daemons) {
       if (pid(d).isPresent()) {
         throw new IOException(
@@ -157,7 +158,8 @@ public final class LocalCluster {
    * Kills the ResourceManager with SIGKILL ({@code kill -9}: no shutdown hook, no state store
    * flush) and waits for it to be gone; returns its exit code if this JVM started it (137).
    */
-  public Optional<Integer> killResourceManager() throws IOException, InterruptedException {
+  public synchronized Optional<Integer> killResourceManager()
+      throws IOException, InterruptedException {
     Daemon rm = daemons.get(0);
     ProcessHandle h =
         pid(rm)
@@ -173,7 +175,7 @@ public final class LocalCluster {
    * Starts the ResourceManager again from what is on disk (its configuration, the state store) and
    * waits until it answers and all NodeManagers are RUNNING nodes again.
    */
-  public void restartResourceManager(Duration timeout, PrintStream log)
+  public synchronized void restartResourceManager(Duration timeout, PrintStream log)
       throws IOException, InterruptedException {
     Daemon rm = daemons.get(0);
     if (pid(rm).isPresent()) {
@@ -189,7 +191,7 @@ public final class LocalCluster {
    * Stops every daemon, NodeManagers first, with SIGTERM, waiting up to {@code grace} each for
    * Hadoop's shutdown hooks; a daemon still alive then is killed (and reported as forced).
    */
-  public List<Stopped> stop(Duration grace) throws InterruptedException, IOException {
+  public synchronized List<Stopped> stop(Duration grace) throws InterruptedException, IOException {
     List<Stopped> out = new ArrayList<>();
     List<Daemon> order = new ArrayList<>(daemons.subList(1, daemons.size()));
     order.add(daemons.get(0));
