@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
       ReserveCommand.class,
       CheckConfCommand.class,
       StatusCommand.class,
+      dev.rota.cli.cluster.ClusterCommand.class,
       dev.rota.cli.demo.DemoCommand.class,
       CommandLine.HelpCommand.class
     })
@@ -44,7 +45,7 @@ public final class RotaCli implements Runnable {
           if (ex instanceof IllegalArgumentException
               || ex instanceof java.io.IOException
               || ex instanceof dev.rota.core.trace.TraceFormatException) {
-            cmd.getErr().println("rota " + cmd.getCommandName() + ": " + describe(ex));
+            cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + describe(ex));
             return 2;
           }
           throw ex;

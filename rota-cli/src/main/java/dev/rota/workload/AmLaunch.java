@@ -17,9 +17,17 @@ import java.util.Objects;
  * @param memoryMb AM container memory in MiB; default {@value #DEFAULT_MEMORY_MB}
  * @param vcores AM container virtual cores; default 1
  * @param jvmOptions options placed before the main class, e.g. {@code -Xmx192m}
+ * @param shippedJars jars the client ships with the application: YARN localises each as a
+ *     LocalResource into the AM container's working directory (name = the file's name), where
+ *     {@code classpath} refers to it as {@code {{PWD}}/<name>}; empty for {@link #sameJvm}
  */
 public record AmLaunch(
-    String javaCommand, List<String> classpath, int memoryMb, int vcores, List<String> jvmOptions) {
+    String javaCommand,
+    List<String> classpath,
+    int memoryMb,
+    int vcores,
+    List<String> jvmOptions,
+    List<Path> shippedJars) {
   /** Default AM container memory in MiB. */
   public static final int DEFAULT_MEMORY_MB = 256;
 
@@ -45,6 +53,51 @@ public record AmLaunch(
           "AM container needs at least 1 MiB and 1 vcore, got " + memoryMb + ", " + vcores);
     }
     jvmOptions = List.copyOf(jvmOptions);
+    shippedJars = List.copyOf(shippedJars);
+  }
+
+  /** A launch that ships no jars (the classpath already exists on the NodeManagers). */
+  public AmLaunch(
+      String javaCommand,
+      List<String> classpath,
+      int memoryMb,
+      int vcores,
+      List<String> jvmOptions) {
+    this(javaCommand, classpath, memoryMb, vcores, jvmOptions, List.of());
+  }
+
+  /**
+   * For a real cluster: the client ships {@code jars} (e.g. the rota-cli jar holding this AM) as
+   * LocalResources, and the AM runs with the NodeManager's {@code JAVA_HOME} and the classpath YARN
+   * gives applications ({@code yarn.application.classpath} of {@code conf}: {@code
+   * $HADOOP_CONF_DIR}, whose yarn-site.xml names the ResourceManager, and the Hadoop jars,
+   * including Rota's drop-in jar in {@code share/hadoop/yarn/lib}) after the shipped jars. The jars
+   * must be on a file system every NodeManager reads: the default file system, or the local one on
+   * a single machine.
+   */
+  public static AmLaunch shipping(List<Path> jars, org.apache.hadoop.conf.Configuration conf) {
+    List<String> cp = new ArrayList<>();
+    for (Path j : jars) {
+      cp.add(
+          org.apache.hadoop.yarn.api.ApplicationConstants.Environment.PWD.$$()
+              + "/"
+              + j.getFileName());
+    }
+    for (String e :
+        conf.getTrimmedStrings(
+            org.apache.hadoop.yarn.conf.YarnConfiguration.YARN_APPLICATION_CLASSPATH,
+            org.apache.hadoop.yarn.conf.YarnConfiguration
+                .DEFAULT_YARN_CROSS_PLATFORM_APPLICATION_CLASSPATH)) {
+      cp.add(e);
+    }
+    String java = org.apache.hadoop.yarn.api.ApplicationConstants.Environment.JAVA_HOME.$$();
+    return new AmLaunch(
+        java + "/bin/java",
+        cp,
+        DEFAULT_MEMORY_MB,
+        1,
+        DEFAULT_JVM_OPTIONS,
+        jars.stream().map(p -> p.toAbsolutePath().normalize()).toList());
   }
 
   /**
@@ -67,6 +120,6 @@ public record AmLaunch(
 
   /** This launch with another AM container memory, in MiB. */
   public AmLaunch withMemoryMb(int mb) {
-    return new AmLaunch(javaCommand, classpath, mb, vcores, jvmOptions);
+    return new AmLaunch(javaCommand, classpath, mb, vcores, jvmOptions, shippedJars);
   }
 }

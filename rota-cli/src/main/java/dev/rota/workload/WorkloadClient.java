@@ -11,9 +11,13 @@ import org.apache.hadoop.yarn.api.ApplicationConstants;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
 import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
+import org.apache.hadoop.yarn.api.records.LocalResource;
+import org.apache.hadoop.yarn.api.records.LocalResourceType;
+import org.apache.hadoop.yarn.api.records.LocalResourceVisibility;
 import org.apache.hadoop.yarn.api.records.Priority;
 import org.apache.hadoop.yarn.api.records.ReservationId;
 import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.URL;
 import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.client.api.YarnClientApplication;
 import org.apache.hadoop.yarn.exceptions.YarnException;
@@ -67,7 +71,7 @@ public final class WorkloadClient {
         Map.of(JobClassifier.EXPECTED_TASK_SECONDS, expectedTaskSeconds(spec)));
     ctx.setMaxAppAttempts(1);
     ctx.setResource(Resource.newInstance(am.memoryMb(), am.vcores()));
-    ctx.setAMContainerSpec(launchContext(encoded));
+    ctx.setAMContainerSpec(launchContext(encoded, localResources()));
     return yarn.submitApplication(ctx);
   }
 
@@ -84,7 +88,28 @@ public final class WorkloadClient {
     return String.format(java.util.Locale.ROOT, "%.3f", total / 1000.0 / spec.taskCount());
   }
 
-  private ContainerLaunchContext launchContext(String encodedSpec) {
+  /** The AM's shipped jars as APPLICATION-visible file resources, by file name. */
+  private Map<String, LocalResource> localResources() throws IOException {
+    Map<String, LocalResource> res = new java.util.LinkedHashMap<>();
+    for (java.nio.file.Path jar : am.shippedJars()) {
+      if (!java.nio.file.Files.isRegularFile(jar)) {
+        throw new java.nio.file.NoSuchFileException(jar + " (a jar to ship with the AM)");
+      }
+      // the NodeManager checks size and modification time against the file it downloads
+      res.put(
+          jar.getFileName().toString(),
+          LocalResource.newInstance(
+              URL.fromPath(new org.apache.hadoop.fs.Path(jar.toUri())),
+              LocalResourceType.FILE,
+              LocalResourceVisibility.APPLICATION,
+              java.nio.file.Files.size(jar),
+              java.nio.file.Files.getLastModifiedTime(jar).toMillis()));
+    }
+    return res;
+  }
+
+  private ContainerLaunchContext launchContext(
+      String encodedSpec, Map<String, LocalResource> localResources) {
     Map<String, String> env =
         Map.of(
             ApplicationConstants.Environment.CLASSPATH.name(),
@@ -101,6 +126,6 @@ public final class WorkloadClient {
     cmd.add("1>" + logDir + "/AppMaster.stdout");
     cmd.add("2>" + logDir + "/AppMaster.stderr");
     return ContainerLaunchContext.newInstance(
-        Map.of(), env, List.of(String.join(" ", cmd)), null, null, null);
+        localResources, env, List.of(String.join(" ", cmd)), null, null, null);
   }
 }
