@@ -117,6 +117,29 @@ public final class SeriesText {
   }
 
   /**
+   * The slot length a series text declares (its {@code slot} field), for a reader that has no
+   * ledger of its own (the application following its series).
+   *
+   * @throws IllegalArgumentException when the text or its slot field is malformed or missing
+   */
+  public static double slotSecondsOf(String text) {
+    if (text == null || text.length() > MAX_CHARS) {
+      throw bad("the series is missing or longer than " + MAX_CHARS + " characters");
+    }
+    for (String raw : text.split(";", -1)) {
+      String f = raw.strip();
+      if (f.startsWith("slot=")) {
+        double s = decimalOf("field 'slot'", f.substring(5).strip());
+        if (!(s > 0)) {
+          throw bad("field 'slot' must be positive, got " + f.substring(5).strip());
+        }
+        return s;
+      }
+    }
+    throw bad("field 'slot' is missing (the slot length in seconds, e.g. slot=3)");
+  }
+
+  /**
    * {@link #parse} that returns empty for a missing or blank text and for a text it refuses, the
    * refusal handed to {@code problem} (for the log): the caller treats the application as
    * non-elastic.
