@@ -87,6 +87,9 @@ final class ElasticExecutors implements AutoCloseable {
     boolean pendingIncrease;
     long pendingDeadlineMs;
     Resource refused; // an increase target refused, not asked again while it is wanted
+    // what the RM granted for each target asked (it normalises sizes, e.g. to the minimum
+    // allocation): a target already granted as the current size is not asked again
+    final Map<Resource, Resource> granted = new HashMap<>();
 
     Exec(Container container, long startSlot) {
       this.container = container;
@@ -194,6 +197,9 @@ final class ElasticExecutors implements AutoCloseable {
       return;
     }
     e.container = u.getContainer();
+    if (e.pending != null) {
+      e.granted.put(e.pending, u.getContainer().getResource());
+    }
     e.pending = null;
     long now = System.currentTimeMillis();
     LOG.info(
@@ -248,11 +254,14 @@ final class ElasticExecutors implements AutoCloseable {
     long kAhead = Math.min(series.length() - 1, Math.floorDiv(nowMs + leadMs - base, slotMs));
     Resource want = max(size((int) k), size((int) kAhead));
     Resource low = min(current, want);
-    if (!low.equals(current)) {
+    Resource high = max(current, want);
+    if (!low.equals(current) && !current.equals(e.granted.get(low))) {
       ask(e, low, ContainerUpdateType.DECREASE_RESOURCE, nowMs, base, kAhead);
-    } else if (!want.equals(current) && !want.equals(e.refused)) {
-      ask(e, want, ContainerUpdateType.INCREASE_RESOURCE, nowMs, base, kAhead);
-    } else if (want.equals(current)) {
+    } else if (!high.equals(current)
+        && !current.equals(e.granted.get(high))
+        && !high.equals(e.refused)) {
+      ask(e, high, ContainerUpdateType.INCREASE_RESOURCE, nowMs, base, kAhead);
+    } else if (high.equals(current)) {
       e.refused = null;
     }
   }

@@ -49,10 +49,13 @@ import org.junit.jupiter.api.Timeout;
  * on node heartbeats through the policy SPI's adapter, and Rota's workload ApplicationMaster in its
  * elastic-executor mode resizing each executor's container through YARN's container-update API.
  *
- * <p>One NodeManager of 10 vcores, 4 GiB, 1,000 Mbit/s and 100 MB/s; slots of 2 s. Executor E1 is
- * CPU-heavy early (6 vcores for 3 slots, then 2); E2 is light early and CPU- and network-heavy late
- * (2 vcores and 200 Mbit/s for 3 slots, then 6 vcores and 800 Mbit/s). Their series fit the node
- * together in every slot (with the two AMs, 10 vcores at most); their peaks (12 vcores) do not.
+ * <p>One NodeManager of 10 vcores, 8 GiB (YARN normalises an increase's memory delta of 0 up to the
+ * minimum allocation, 1 GiB, so the node keeps that much free beside the four containers), 1,000
+ * Mbit/s and 100 MB/s; slots of 2 s. Executor E1 is CPU-heavy early (6 vcores for 4 slots, then 2);
+ * E2 is light early and CPU- and network-heavy late (2 vcores and 200 Mbit/s for 4 slots, then 6
+ * vcores and 800 Mbit/s). Whenever E2 starts after E1, their series fit the node together in every
+ * slot (with the two AMs, 10 vcores at most); their peaks (12 vcores) do not. Each executor's task
+ * sleeps 11 s, about its series' 12 s.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ElasticExecutorsIT {
@@ -60,9 +63,9 @@ class ElasticExecutorsIT {
   private static final long SLOT_MS = 2000;
   private static final long LEAD_MS = 500; // ElasticExecutors.LEAD_MS
   private static final String E1 =
-      "slot=2;stages=3,6;vcores=6*3,2*3;memory-mb=1024*6;network-mbps=100*6";
+      "slot=2;stages=4,6;vcores=6*4,2*2;memory-mb=1024*6;network-mbps=100*6";
   private static final String E2 =
-      "slot=2;stages=3,6;vcores=2*3,6*3;memory-mb=1024*6;network-mbps=200*3,800*3";
+      "slot=2;stages=4,6;vcores=2*4,6*2;memory-mb=1024*6;network-mbps=200*4,800*2";
 
   private static ShippedConf conf;
   private static LoopbackCluster cluster;
@@ -98,7 +101,7 @@ class ElasticExecutorsIT {
     cluster = LoopbackCluster.start(work);
     cluster.addNodeManager(
         Map.of(
-            "yarn.nodemanager.resource.memory-mb", "4096",
+            "yarn.nodemanager.resource.memory-mb", "8192",
             "yarn.nodemanager.resource.cpu-vcores", "10",
             "yarn.nodemanager.resource-type.network-mbps", "1000",
             "yarn.nodemanager.resource-type.disk-mbps", "100"));
@@ -160,6 +163,9 @@ class ElasticExecutorsIT {
         return Optional.empty();
       }
       ApplicationAttemptReport a = attempts.get(0);
+      if (a.getAMContainerId() == null) {
+        return Optional.empty();
+      }
       for (ContainerReport c : client.getContainers(a.getApplicationAttemptId())) {
         if (!c.getContainerId().equals(a.getAMContainerId())) {
           return Optional.of(c);
@@ -200,6 +206,16 @@ class ElasticExecutorsIT {
     long createdMs() {
       return report.getCreationTime();
     }
+
+    /** When the RM stopped listing the container (it completed there). */
+    long rmGoneMs() {
+      for (Sample s : samples) {
+        if (s.rm() == null && s != samples.get(0)) {
+          return s.atMs();
+        }
+      }
+      return goneMs;
+    }
   }
 
   /** Follows {@code app}'s executor from its allocation until it is gone, on another thread. */
@@ -207,10 +223,16 @@ class ElasticExecutorsIT {
     return java.util.concurrent.CompletableFuture.supplyAsync(
         () -> {
           try {
-            await(app + "'s executor", 60_000, () -> executor(app).isPresent());
-            ContainerReport r = executor(app).orElseThrow();
-            List<Sample> samples = follow(r.getContainerId());
-            return new Tracked(r, samples, System.currentTimeMillis());
+            ContainerReport[] r = new ContainerReport[1];
+            await(
+                app + "'s executor",
+                60_000,
+                () -> {
+                  r[0] = executor(app).orElse(null);
+                  return r[0] != null;
+                });
+            List<Sample> samples = follow(r[0].getContainerId());
+            return new Tracked(r[0], samples, System.currentTimeMillis());
           } catch (Exception e) {
             throw new IllegalStateException(e);
           }
@@ -273,10 +295,10 @@ class ElasticExecutorsIT {
       throws Exception {
     assertEquals("minfrag", policy().name());
     long t0 = System.nanoTime();
-    ApplicationId a1 = submit("e1", E1, 13_000);
+    ApplicationId a1 = submit("e1", E1, 11_000);
     var f1 = track(a1);
     await("E1's executor", 60_000, () -> executor(a1).isPresent());
-    ApplicationId a2 = submit("e2", E2, 13_000);
+    ApplicationId a2 = submit("e2", E2, 11_000);
     var f2 = track(a2);
     Tracked t1 = f1.get(90, TimeUnit.SECONDS);
     Tracked t2 = f2.get(90, TimeUnit.SECONDS);
@@ -288,17 +310,19 @@ class ElasticExecutorsIT {
     List<Sample> s1 = t1.samples();
     List<Sample> s2 = t2.samples();
 
-    // packed: one node, and both executors ran at the same time
-    assertEquals(x1.getAssignedNode(), x2.getAssignedNode());
-    assertTrue(
-        t2.createdMs() < t1.goneMs(),
-        "E2 placed while E1 ran: " + t2.createdMs() + " vs " + t1.goneMs());
-
-    // each resize in its slot, as the RM and the NodeManager saw it
     long base1 = Math.floorDiv(x1.getCreationTime(), SLOT_MS) * SLOT_MS;
     long base2 = Math.floorDiv(x2.getCreationTime(), SLOT_MS) * SLOT_MS;
-    long b1 = base1 + 3 * SLOT_MS; // E1's slot 3: down to 2 vcores
-    long b2 = base2 + 3 * SLOT_MS; // E2's slot 3: up to 6 vcores and 800 Mbit/s
+    System.out.println(
+        "E2 placed in E1's slot " + slotOf(t2.createdMs(), base1) + " on " + x2.getAssignedNode());
+    // packed: one node, E2 placed while E1 still held its CPU-heavy slots
+    assertEquals(x1.getAssignedNode(), x2.getAssignedNode());
+    assertTrue(
+        t2.createdMs() < base1 + 4 * SLOT_MS,
+        "E2 placed during E1's CPU-heavy slots 0-3: in E1's slot " + slotOf(t2.createdMs(), base1));
+
+    // each resize in its slot, as the RM and the NodeManager saw it
+    long b1 = base1 + 4 * SLOT_MS; // E1's slot 4: down to 2 vcores
+    long b2 = base2 + 4 * SLOT_MS; // E2's slot 4: up to 6 vcores and 800 Mbit/s
     System.out.println("E1 samples (slot from its start, RM, NM): ");
     s1.forEach(
         s -> System.out.println("  " + slotOf(s.atMs(), base1) + " " + s.rm() + " " + s.nm()));
@@ -311,20 +335,20 @@ class ElasticExecutorsIT {
     long nmDown = firstAt(s1, false, 2);
     assertTrue(
         rmDown >= b1 && rmDown < b1 + SLOT_MS,
-        "E1's RM decrease in slot 3: " + slotOf(rmDown, base1));
+        "E1's RM decrease in slot 4: " + slotOf(rmDown, base1));
     assertTrue(
         nmDown >= b1 && nmDown < b1 + SLOT_MS,
-        "E1's NM decrease in slot 3: " + slotOf(nmDown, base1));
+        "E1's NM decrease in slot 4: " + slotOf(nmDown, base1));
 
     assertEquals(2, s2.get(0).rm().getVirtualCores(), "E2 starts at its slot 0 size");
     long rmUp = firstAt(s2, true, 6);
     long nmUp = firstAt(s2, false, 6);
     assertTrue(
         rmUp >= b2 - LEAD_MS - 100 && rmUp < b2 + SLOT_MS,
-        "E2's RM increase just before or in slot 3: " + slotOf(rmUp, base2));
+        "E2's RM increase just before or in slot 4: " + slotOf(rmUp, base2));
     assertTrue(
         nmUp >= b2 - LEAD_MS - 100 && nmUp < b2 + SLOT_MS,
-        "E2's NM increase just before or in slot 3: " + slotOf(nmUp, base2));
+        "E2's NM increase just before or in slot 4: " + slotOf(nmUp, base2));
     Sample up =
         s2.stream()
             .filter(s -> s.rm() != null && s.rm().getVirtualCores() == 6)
@@ -347,22 +371,30 @@ class ElasticExecutorsIT {
     cluster.rm().getRMContext().getRMAdminService().refreshQueues();
     assertEquals("minfrag-peak", policy().name());
     long t0 = System.nanoTime();
-    ApplicationId a1 = submit("p1", E1, 13_000);
+    ApplicationId a1 = submit("p1", E1, 11_000);
     var f1 = track(a1);
     await("P1's executor", 60_000, () -> executor(a1).isPresent());
-    ApplicationId a2 = submit("p2", E2, 13_000);
+    ApplicationId a2 = submit("p2", E2, 11_000);
     var f2 = track(a2);
     Tracked t1 = f1.get(90, TimeUnit.SECONDS);
     Tracked t2 = f2.get(90, TimeUnit.SECONDS);
     finished(a1);
     finished(a2);
     System.out.printf("peak case: %.1f s%n", (System.nanoTime() - t0) / 1e9);
+    long base1 = Math.floorDiv(t1.createdMs(), SLOT_MS) * SLOT_MS;
+    System.out.println("peak: P2 placed in P1's slot " + slotOf(t2.createdMs(), base1));
+    assertEquals(t1.report().getAssignedNode(), t2.report().getAssignedNode());
+    // P1's peak (6 vcores) is held for its 6 slots, or until its container completed in the RM
+    // (its application then ends, and the ledger releases what the RM no longer shows)
     assertTrue(
-        t2.createdMs() >= t1.goneMs() - 100,
-        "under peak reservation E2 waits for E1 on the one node: E2 placed at "
-            + t2.createdMs()
-            + ", E1 gone at "
-            + t1.goneMs());
+        t2.createdMs() >= Math.min(t1.rmGoneMs(), base1 + 6 * SLOT_MS),
+        "under peak reservation E2 waits for E1's reservation to end: E2 placed in E1's slot "
+            + slotOf(t2.createdMs(), base1)
+            + ", E1 completed in the RM in its slot "
+            + slotOf(t1.rmGoneMs(), base1));
+    assertTrue(
+        t2.createdMs() >= base1 + 5 * SLOT_MS,
+        "E2 not placed during E1's reservation: in E1's slot " + slotOf(t2.createdMs(), base1));
     conf.set(
         ShippedConf.CAPACITY_SCHEDULER,
         Map.of("yarn.scheduler.capacity.root.default.ordering-policy.elastic.variant", "minfrag"));
@@ -374,7 +406,7 @@ class ElasticExecutorsIT {
   @Timeout(value = 120, unit = TimeUnit.SECONDS)
   void aRefusedIncreaseLeavesTheExecutorRunningAtItsSize() throws Exception {
     // slot 1 asks 12 vcores: more than the node and the maximum allocation (10)
-    String big = "slot=2;vcores=1*2,12*2;memory-mb=512*4";
+    String big = "slot=2;vcores=1*2,12*2;memory-mb=1024*4";
     ApplicationId a = submit("big", big, 9_000);
     Tracked t = track(a).get(90, TimeUnit.SECONDS);
     finished(a);
