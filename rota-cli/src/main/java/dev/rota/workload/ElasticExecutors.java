@@ -170,8 +170,12 @@ final class ElasticExecutors implements AutoCloseable {
   }
 
   /** Starts following the schedule of executor {@code c}, just launched. */
-  synchronized void started(Container c) {
-    long created = creationTimeMs(c);
+  void started(Container c) {
+    started(c, creationTimeMs(c));
+  }
+
+  /** As {@link #started(Container)}, with the RM's creation time given. */
+  synchronized void started(Container c, long created) {
     long startSlot = Math.floorDiv(created, slotMs);
     execs.put(c.getId(), new Exec(c, startSlot));
     LOG.info(

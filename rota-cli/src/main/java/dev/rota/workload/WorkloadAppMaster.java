@@ -48,6 +48,9 @@ import org.slf4j.LoggerFactory;
  * task, first finish wins, the other copy is stopped); with prefetch, every task container carries
  * a prefetch hint for the NodeManagers' {@code rota_prefetch} auxiliary service ({@link
  * TaskLaunch#prefetching}).
+ *
+ * <p>Elastic executors (Elasecutor): with a series in {@value ElasticExecutors#ENV}, every task
+ * container follows it slot by slot through YARN's container-update API ({@link ElasticExecutors}).
  */
 public final class WorkloadAppMaster {
   /** AM-RM heartbeat interval in milliseconds. */
