@@ -51,11 +51,12 @@ import org.junit.jupiter.api.Timeout;
  *
  * <p>One NodeManager of 10 vcores, 8 GiB (YARN normalises an increase's memory delta of 0 up to the
  * minimum allocation, 1 GiB, so the node keeps that much free beside the four containers), 1,000
- * Mbit/s and 100 MB/s; slots of 2 s. Executor E1 is CPU-heavy early (6 vcores for 4 slots, then 2);
- * E2 is light early and CPU- and network-heavy late (2 vcores and 200 Mbit/s for 4 slots, then 6
+ * Mbit/s and 100 MB/s; slots of 2 s. Executor E1 is CPU-heavy early (6 vcores for 6 slots, then 2);
+ * E2 is light early and CPU- and network-heavy late (2 vcores and 200 Mbit/s for 6 slots, then 6
  * vcores and 800 Mbit/s). Whenever E2 starts after E1, their series fit the node together in every
  * slot (with the two AMs, 10 vcores at most); their peaks (12 vcores) do not. Each executor's task
- * sleeps 11 s, about its series' 12 s.
+ * sleeps 15 s, about its series' 16 s; E1's six CPU-heavy slots leave E2's ApplicationMaster 12 s
+ * to start on a loaded machine.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ElasticExecutorsIT {
@@ -63,9 +64,9 @@ class ElasticExecutorsIT {
   private static final long SLOT_MS = 2000;
   private static final long LEAD_MS = 500; // ElasticExecutors.LEAD_MS
   private static final String E1 =
-      "slot=2;stages=4,6;vcores=6*4,2*2;memory-mb=1024*6;network-mbps=100*6";
+      "slot=2;stages=6,8;vcores=6*6,2*2;memory-mb=1024*8;network-mbps=100*8";
   private static final String E2 =
-      "slot=2;stages=4,6;vcores=2*4,6*2;memory-mb=1024*6;network-mbps=200*4,800*2";
+      "slot=2;stages=6,8;vcores=2*6,6*2;memory-mb=1024*8;network-mbps=200*6,800*2";
 
   private static ShippedConf conf;
   private static LoopbackCluster cluster;
@@ -242,18 +243,20 @@ class ElasticExecutorsIT {
   /** One observed size of a container: when, in the RM and in the NodeManager. */
   private record Sample(long atMs, Resource rm, Resource nm) {}
 
-  /** Samples the RM's and the NodeManager's view of {@code id} until it is gone from both. */
+  /**
+   * Samples the RM's container report and the NodeManager's container status of {@code id} until it
+   * is gone from both.
+   */
   private static List<Sample> follow(ContainerId id) throws Exception {
     List<Sample> out = new ArrayList<>();
     NodeManager nm = cluster.nodeManagers().get(0);
     long deadline = System.nanoTime() + 60_000_000_000L;
     while (System.nanoTime() < deadline) {
-      var rmc = cluster.rm().getResourceScheduler().getRMContainer(id);
+      Resource rm = rmReport(id);
       var nmc = nm.getNMContext().getContainers().get(id);
-      if (rmc == null && nmc == null && !out.isEmpty()) {
+      if (rm == null && nmc == null && !out.isEmpty()) {
         return out;
       }
-      Resource rm = rmc == null ? null : Resource.newInstance(rmc.getAllocatedResource());
       Resource nmr =
           nmc == null
               ? null
@@ -267,6 +270,23 @@ class ElasticExecutorsIT {
       Thread.sleep(20);
     }
     throw new AssertionError(id + " still runs after 60 s: " + out);
+  }
+
+  /**
+   * The container's size in the RM's container report (ApplicationClientProtocol), null once the RM
+   * no longer reports it.
+   */
+  private static Resource rmReport(ContainerId id) {
+    try {
+      ContainerReport r = client.getContainerReport(id);
+      return r.getContainerState() == org.apache.hadoop.yarn.api.records.ContainerState.COMPLETE
+          ? null
+          : Resource.newInstance(r.getAllocatedResource());
+    } catch (org.apache.hadoop.yarn.exceptions.YarnException e) {
+      return null; // the container (or its attempt) is no longer known to the scheduler
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /**
@@ -295,10 +315,10 @@ class ElasticExecutorsIT {
       throws Exception {
     assertEquals("minfrag", policy().name());
     long t0 = System.nanoTime();
-    ApplicationId a1 = submit("e1", E1, 11_000);
+    ApplicationId a1 = submit("e1", E1, 15_000);
     var f1 = track(a1);
     await("E1's executor", 60_000, () -> executor(a1).isPresent());
-    ApplicationId a2 = submit("e2", E2, 11_000);
+    ApplicationId a2 = submit("e2", E2, 15_000);
     var f2 = track(a2);
     Tracked t1 = f1.get(90, TimeUnit.SECONDS);
     Tracked t2 = f2.get(90, TimeUnit.SECONDS);
@@ -317,12 +337,12 @@ class ElasticExecutorsIT {
     // packed: one node, E2 placed while E1 still held its CPU-heavy slots
     assertEquals(x1.getAssignedNode(), x2.getAssignedNode());
     assertTrue(
-        t2.createdMs() < base1 + 4 * SLOT_MS,
-        "E2 placed during E1's CPU-heavy slots 0-3: in E1's slot " + slotOf(t2.createdMs(), base1));
+        t2.createdMs() < base1 + 6 * SLOT_MS,
+        "E2 placed during E1's CPU-heavy slots 0-5: in E1's slot " + slotOf(t2.createdMs(), base1));
 
     // each resize in its slot, as the RM and the NodeManager saw it
-    long b1 = base1 + 4 * SLOT_MS; // E1's slot 4: down to 2 vcores
-    long b2 = base2 + 4 * SLOT_MS; // E2's slot 4: up to 6 vcores and 800 Mbit/s
+    long b1 = base1 + 6 * SLOT_MS; // E1's slot 6: down to 2 vcores
+    long b2 = base2 + 6 * SLOT_MS; // E2's slot 6: up to 6 vcores and 800 Mbit/s
     System.out.println("E1 samples (slot from its start, RM, NM): ");
     s1.forEach(
         s -> System.out.println("  " + slotOf(s.atMs(), base1) + " " + s.rm() + " " + s.nm()));
@@ -335,20 +355,20 @@ class ElasticExecutorsIT {
     long nmDown = firstAt(s1, false, 2);
     assertTrue(
         rmDown >= b1 && rmDown < b1 + SLOT_MS,
-        "E1's RM decrease in slot 4: " + slotOf(rmDown, base1));
+        "E1's RM decrease in slot 6: " + slotOf(rmDown, base1));
     assertTrue(
         nmDown >= b1 && nmDown < b1 + SLOT_MS,
-        "E1's NM decrease in slot 4: " + slotOf(nmDown, base1));
+        "E1's NM decrease in slot 6: " + slotOf(nmDown, base1));
 
     assertEquals(2, s2.get(0).rm().getVirtualCores(), "E2 starts at its slot 0 size");
     long rmUp = firstAt(s2, true, 6);
     long nmUp = firstAt(s2, false, 6);
     assertTrue(
         rmUp >= b2 - LEAD_MS - 100 && rmUp < b2 + SLOT_MS,
-        "E2's RM increase just before or in slot 4: " + slotOf(rmUp, base2));
+        "E2's RM increase just before or in slot 6: " + slotOf(rmUp, base2));
     assertTrue(
         nmUp >= b2 - LEAD_MS - 100 && nmUp < b2 + SLOT_MS,
-        "E2's NM increase just before or in slot 4: " + slotOf(nmUp, base2));
+        "E2's NM increase just before or in slot 6: " + slotOf(nmUp, base2));
     Sample up =
         s2.stream()
             .filter(s -> s.rm() != null && s.rm().getVirtualCores() == 6)
@@ -371,10 +391,10 @@ class ElasticExecutorsIT {
     cluster.rm().getRMContext().getRMAdminService().refreshQueues();
     assertEquals("minfrag-peak", policy().name());
     long t0 = System.nanoTime();
-    ApplicationId a1 = submit("p1", E1, 11_000);
+    ApplicationId a1 = submit("p1", E1, 15_000);
     var f1 = track(a1);
     await("P1's executor", 60_000, () -> executor(a1).isPresent());
-    ApplicationId a2 = submit("p2", E2, 11_000);
+    ApplicationId a2 = submit("p2", E2, 15_000);
     var f2 = track(a2);
     Tracked t1 = f1.get(90, TimeUnit.SECONDS);
     Tracked t2 = f2.get(90, TimeUnit.SECONDS);
@@ -384,16 +404,16 @@ class ElasticExecutorsIT {
     long base1 = Math.floorDiv(t1.createdMs(), SLOT_MS) * SLOT_MS;
     System.out.println("peak: P2 placed in P1's slot " + slotOf(t2.createdMs(), base1));
     assertEquals(t1.report().getAssignedNode(), t2.report().getAssignedNode());
-    // P1's peak (6 vcores) is held for its 6 slots, or until its container completed in the RM
+    // P1's peak (6 vcores) is held for its 8 slots, or until its container completed in the RM
     // (its application then ends, and the ledger releases what the RM no longer shows)
     assertTrue(
-        t2.createdMs() >= Math.min(t1.rmGoneMs(), base1 + 6 * SLOT_MS),
+        t2.createdMs() >= Math.min(t1.rmGoneMs(), base1 + 8 * SLOT_MS),
         "under peak reservation E2 waits for E1's reservation to end: E2 placed in E1's slot "
             + slotOf(t2.createdMs(), base1)
             + ", E1 completed in the RM in its slot "
             + slotOf(t1.rmGoneMs(), base1));
     assertTrue(
-        t2.createdMs() >= base1 + 5 * SLOT_MS,
+        t2.createdMs() >= base1 + 7 * SLOT_MS,
         "E2 not placed during E1's reservation: in E1's slot " + slotOf(t2.createdMs(), base1));
     conf.set(
         ShippedConf.CAPACITY_SCHEDULER,

@@ -53,6 +53,7 @@ public final class ElasticRmPolicy implements OfferPolicy {
   private final Map<String, String> refused = new ConcurrentHashMap<>();
   private final Map<String, String> lastAsk = new HashMap<>();
   private final Map<String, Placement> placements = new ConcurrentHashMap<>();
+  private boolean warnedNoNode;
 
   /**
    * One committed executor: its node, the job, and the RM-clock slot its series starts in.
@@ -165,6 +166,13 @@ public final class ElasticRmPolicy implements OfferPolicy {
       } else {
         plain.add(j);
       }
+    }
+    if (node == ANY_NODE && !executors.isEmpty() && !warnedNoNode) {
+      warnedNoNode = true;
+      LOG.warn(
+          "Elasecutor ranks without a heartbeating node (asynchronous scheduling is on?): executors"
+              + " are ordered by submission and placed without checking the node's ledger; set"
+              + " yarn.scheduler.capacity.schedule-asynchronously.enable=false");
     }
     List<JobView> out = new ArrayList<>(first);
     out.addAll(packing.rank(node, executors, view));
