@@ -32,8 +32,17 @@ final class ContainerAsks {
 
   /** One ask for one task of {@code stage}, anywhere in the cluster. */
   static ContainerRequest forTask(WorkloadSpec spec, WorkloadSpec.Stage stage, Resource maximum) {
+    return forTaskSized(spec, stage, size(stage, maximum));
+  }
+
+  /**
+   * One ask of size {@code capability} for one task of {@code stage}, anywhere (an elastic
+   * executor's first slot).
+   */
+  static ContainerRequest forTaskSized(
+      WorkloadSpec spec, WorkloadSpec.Stage stage, Resource capability) {
     return ContainerRequest.newBuilder()
-        .capability(size(stage, maximum))
+        .capability(capability)
         .priority(Priority.newInstance(stage.index()))
         .allocationRequestId(stage.index())
         .relaxLocality(true)

@@ -48,6 +48,9 @@ import org.slf4j.LoggerFactory;
  * task, first finish wins, the other copy is stopped); with prefetch, every task container carries
  * a prefetch hint for the NodeManagers' {@code rota_prefetch} auxiliary service ({@link
  * TaskLaunch#prefetching}).
+ *
+ * <p>Elastic executors (Elasecutor): with a series in {@value ElasticExecutors#ENV}, every task
+ * container follows it slot by slot through YARN's container-update API ({@link ElasticExecutors}).
  */
 public final class WorkloadAppMaster {
   /** AM-RM heartbeat interval in milliseconds. */
@@ -71,6 +74,8 @@ public final class WorkloadAppMaster {
   private NMClientAsync nm;
   private Resource maximum;
   private List<String> constraintHosts = List.of(); // strict locality: the hosts asked for
+  private final String elasticSeries; // the series text in elastic-executor mode, else null
+  private ElasticExecutors elastic;
 
   /** A task (or its clone) in a container, since {@code startMs} (allocation time). */
   private record Running(
@@ -81,6 +86,15 @@ public final class WorkloadAppMaster {
   }
 
   public WorkloadAppMaster(WorkloadSpec spec) {
+    this(spec, null);
+  }
+
+  /**
+   * With {@code elasticSeries} (a {@link dev.rota.core.elastic.SeriesText}), every task container
+   * is an elastic executor that follows the series ({@link ElasticExecutors}); null: a plain job.
+   */
+  public WorkloadAppMaster(WorkloadSpec spec, String elasticSeries) {
+    this.elasticSeries = elasticSeries == null || elasticSeries.isBlank() ? null : elasticSeries;
     this.spec = spec;
     this.plan = new StagePlan(spec);
     for (int i = 0; i < spec.stages().size(); i++) {
@@ -93,7 +107,7 @@ public final class WorkloadAppMaster {
     int code;
     try {
       WorkloadSpec spec = WorkloadSpec.decode(System.getenv(WorkloadSpec.ENV));
-      code = new WorkloadAppMaster(spec).run() ? 0 : 1;
+      code = new WorkloadAppMaster(spec, System.getenv(ElasticExecutors.ENV)).run() ? 0 : 1;
     } catch (Throwable t) {
       LOG.error("workload application master failed", t);
       code = 1;
@@ -114,6 +128,29 @@ public final class WorkloadAppMaster {
     nm = NMClientAsync.createNMClientAsync(new NmCallbacks());
     nm.init(conf);
     nm.start();
+    if (elasticSeries != null) {
+      elastic =
+          new ElasticExecutors(
+              spec.jobId(),
+              elasticSeries,
+              new ElasticExecutors.Yarn() {
+                @Override
+                public void requestUpdate(
+                    Container c, org.apache.hadoop.yarn.api.records.UpdateContainerRequest r) {
+                  amrm.requestContainerUpdate(c, r);
+                }
+
+                @Override
+                public void increaseOnNodeManager(Container c) {
+                  nm.updateContainerResourceAsync(c);
+                }
+              });
+      elastic.start();
+      LOG.info(
+          "{}: elastic-executor mode: every task container follows {}",
+          spec.jobId(),
+          elastic.series());
+    }
     try {
       RegisterApplicationMasterResponse reg =
           amrm.registerApplicationMaster(InetAddress.getLocalHost().getHostName(), -1, "");
@@ -167,6 +204,9 @@ public final class WorkloadAppMaster {
       amrm.unregisterApplicationMaster(status, message, null);
       return true;
     } finally {
+      if (elastic != null) {
+        elastic.close();
+      }
       nm.stop();
       amrm.stop();
     }
@@ -188,7 +228,10 @@ public final class WorkloadAppMaster {
     }
     for (StagePlan.Task t : tasks) {
       pending.get(t.stage()).add(t);
-      amrm.addContainerRequest(ContainerAsks.forTask(spec, spec.stages().get(t.stage()), maximum));
+      amrm.addContainerRequest(
+          elastic != null
+              ? ContainerAsks.forTaskSized(spec, spec.stages().get(t.stage()), elastic.firstAsk())
+              : ContainerAsks.forTask(spec, spec.stages().get(t.stage()), maximum));
       if (spec.eirene().cloning()) {
         // batch sampling's probe ratio 2: the surplus container may run a clone
         amrm.addContainerRequest(
@@ -335,6 +378,9 @@ public final class WorkloadAppMaster {
                     ? TaskLaunch.context(
                         new StagePlan.Task(r.task().stage(), r.task().index(), r.millis()))
                     : TaskLaunch.context(r.task()));
+        if (elastic != null && !r.isClone()) {
+          elastic.started(c);
+        }
       }
     }
 
@@ -355,6 +401,9 @@ public final class WorkloadAppMaster {
       synchronized (lock) {
         for (ContainerStatus s : statuses) {
           Running r = running.remove(s.getContainerId());
+          if (elastic != null) {
+            elastic.completed(s.getContainerId());
+          }
           if (r == null) {
             continue; // a surplus container we released
           }
@@ -461,6 +510,9 @@ public final class WorkloadAppMaster {
               c.getId(),
               c.getResource(),
               c.getExecutionType());
+          if (elastic != null) {
+            elastic.updated(u);
+          }
         }
       }
     }

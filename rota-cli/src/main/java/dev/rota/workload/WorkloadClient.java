@@ -45,6 +45,17 @@ public final class WorkloadClient {
 
   /** Submits {@code spec} and returns its application id without waiting for it to run. */
   public ApplicationId submit(WorkloadSpec spec) throws IOException, YarnException {
+    return submit(spec, null);
+  }
+
+  /**
+   * Submits {@code spec} as elastic executors following {@code elasticSeries} (a {@link
+   * dev.rota.core.elastic.SeriesText}; null: a plain job): the series goes to the RM as the
+   * scheduling property {@value dev.rota.core.elastic.SeriesText#PROPERTY} and to the AM in its
+   * environment, so that the RM's MinFrag ledger and the AM's resizing follow the same series.
+   */
+  public ApplicationId submit(WorkloadSpec spec, String elasticSeries)
+      throws IOException, YarnException {
     String encoded = spec.encode();
     if (encoded.length() > WorkloadSpec.MAX_ENCODED_CHARS) {
       throw new IllegalArgumentException(
@@ -67,11 +78,15 @@ public final class WorkloadClient {
     if (spec.reservationId().isPresent()) {
       ctx.setReservationID(ReservationId.parseReservationId(spec.reservationId().get()));
     }
-    ctx.setApplicationSchedulingPropertiesMap(
-        Map.of(JobClassifier.EXPECTED_TASK_SECONDS, expectedTaskSeconds(spec)));
+    Map<String, String> properties = new java.util.HashMap<>();
+    properties.put(JobClassifier.EXPECTED_TASK_SECONDS, expectedTaskSeconds(spec));
+    if (elasticSeries != null) {
+      properties.put(dev.rota.core.elastic.SeriesText.PROPERTY, elasticSeries);
+    }
+    ctx.setApplicationSchedulingPropertiesMap(properties);
     ctx.setMaxAppAttempts(1);
     ctx.setResource(Resource.newInstance(am.memoryMb(), am.vcores()));
-    ctx.setAMContainerSpec(launchContext(encoded, localResources()));
+    ctx.setAMContainerSpec(launchContext(encoded, localResources(), elasticSeries));
     return yarn.submitApplication(ctx);
   }
 
@@ -109,13 +124,15 @@ public final class WorkloadClient {
   }
 
   private ContainerLaunchContext launchContext(
-      String encodedSpec, Map<String, LocalResource> localResources) {
-    Map<String, String> env =
-        Map.of(
-            ApplicationConstants.Environment.CLASSPATH.name(),
-            String.join(File.pathSeparator, am.classpath()),
-            WorkloadSpec.ENV,
-            encodedSpec);
+      String encodedSpec, Map<String, LocalResource> localResources, String elasticSeries) {
+    Map<String, String> env = new java.util.HashMap<>();
+    env.put(
+        ApplicationConstants.Environment.CLASSPATH.name(),
+        String.join(File.pathSeparator, am.classpath()));
+    env.put(WorkloadSpec.ENV, encodedSpec);
+    if (elasticSeries != null) {
+      env.put(ElasticExecutors.ENV, elasticSeries);
+    }
     String logDir = ApplicationConstants.LOG_DIR_EXPANSION_VAR;
     List<String> cmd = new ArrayList<>();
     cmd.add(am.javaCommand());

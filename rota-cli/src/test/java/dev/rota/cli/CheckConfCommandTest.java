@@ -45,7 +45,8 @@ class CheckConfCommandTest {
             "eunomia-fair",
             "adaptive-fair",
             "colocation",
-            "acl")) {
+            "acl",
+            "elastic")) {
       String[] r = check(CONF.resolve(d));
       assertEquals("0", r[0], d + ": " + r[1]);
       assertTrue(r[1].contains(": OK ("), r[1]);

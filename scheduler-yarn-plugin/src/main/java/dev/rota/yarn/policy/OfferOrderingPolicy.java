@@ -88,6 +88,19 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
 
   public static final double DEFAULT_TELEMETRY_SECONDS = 1.0;
 
+  /**
+   * The job tag the YARN view sets on an application whose next container is not a new task
+   * container: {@value #NEXT_ASK_AM} (its ApplicationMaster) or {@value #NEXT_ASK_UPDATE} (an
+   * increase of one of its running containers, YARN's container-update API). Absent otherwise. A
+   * policy that keeps per-container state (Elasecutor's ledger) serves these without counting them
+   * as new placements.
+   */
+  public static final String NEXT_ASK_TAG = "rota.next-ask";
+
+  public static final String NEXT_ASK_AM = "am";
+
+  public static final String NEXT_ASK_UPDATE = "update";
+
   private static final Set<String> KEYS =
       Set.of(POLICY_CLASS, POLICY_INSTANCE, NODE_PERFORMANCE, TELEMETRY_SECONDS);
 

@@ -2,6 +2,8 @@ package dev.rota.yarn.policy;
 
 import dev.rota.core.colocation.CoLocationPolicy;
 import dev.rota.core.colocation.CoLocationSettings;
+import dev.rota.core.elastic.ElasticResource;
+import dev.rota.core.elastic.SeriesText;
 import dev.rota.core.eunomia.ProgressShares;
 import dev.rota.core.model.ExecutionType;
 import dev.rota.core.model.JobSpec;
@@ -117,8 +119,28 @@ final class YarnViews {
     return utilization(node.getNodeUtilization(), physical);
   }
 
+  /**
+   * A YARN resource as a core vector: memory and vcores, and, when the resource holds a non-zero
+   * amount of the YARN resource types {@code network-mbps} or {@code disk-mbps} (Elasecutor's, see
+   * conf/elastic/resource-types.xml), those as dimensions 2 and 3 ({@link ElasticResource#SCHEMA}).
+   * Without them the vector keeps its two dimensions, so that clusters without these types see
+   * exactly what they saw before.
+   */
   static Resource core(org.apache.hadoop.yarn.api.records.Resource r) {
-    return Resource.of(Math.max(0, r.getMemorySize()), Math.max(0, r.getVirtualCores()));
+    long mem = Math.max(0, r.getMemorySize());
+    long vcores = Math.max(0, r.getVirtualCores());
+    long net = 0;
+    long disk = 0;
+    org.apache.hadoop.yarn.api.records.ResourceInformation[] all = r.getResources();
+    for (int i = 2; i < all.length; i++) {
+      String name = all[i].getName();
+      if (ElasticResource.NETWORK.key().equals(name)) {
+        net = Math.max(0, all[i].getValue());
+      } else if (ElasticResource.DISK.key().equals(name)) {
+        disk = Math.max(0, all[i].getValue());
+      }
+    }
+    return net == 0 && disk == 0 ? Resource.of(mem, vcores) : Resource.of(mem, vcores, net, disk);
   }
 
   /**
@@ -246,6 +268,12 @@ final class YarnViews {
       if (envs != null) {
         copy(envs, CoLocationSettings.DEMAND_TAG, tags, CoLocationSettings.DEMAND_TAG);
         copy(envs, COLOCATION_APPLICATION, tags, CoLocationPolicy.APP_TAG);
+        copy(envs, SeriesText.PROPERTY, tags, SeriesText.PROPERTY);
+      }
+      if (pending && app.isWaitingForAMContainer()) {
+        tags.put(OfferOrderingPolicy.NEXT_ASK_TAG, OfferOrderingPolicy.NEXT_ASK_AM);
+      } else if (key.isPresent() && key.get().getContainerToUpdate() != null) {
+        tags.put(OfferOrderingPolicy.NEXT_ASK_TAG, OfferOrderingPolicy.NEXT_ASK_UPDATE);
       }
       if (!tags.isEmpty()) {
         b.tags(tags);
