@@ -2,6 +2,7 @@ package dev.rota.core.elastic;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
@@ -14,6 +15,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 /**
  * Fuzz targets for the Elasecutor inputs an application or a file supplies: a demand series by
@@ -89,5 +91,20 @@ class ElasticInputFuzzTest {
     } catch (IllegalArgumentException x) {
       assertNotNull(x.getMessage());
     }
+  }
+
+  @Test
+  void aMillionSlotSeriesIsRefusedNamingTheLimit() {
+    double[] million = new double[1_000_000];
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> DemandSeries.ofKeys(Map.of("vcores", million)));
+    assertTrue(
+        e.getMessage()
+            .contains("1000000 slots, above the limit of 100000 (DemandSeries.MAX_SLOTS)"),
+        e.getMessage());
+    assertEquals(
+        DemandSeries.MAX_SLOTS,
+        DemandSeries.ofKeys(Map.of("vcores", new double[DemandSeries.MAX_SLOTS])).length());
   }
 }
