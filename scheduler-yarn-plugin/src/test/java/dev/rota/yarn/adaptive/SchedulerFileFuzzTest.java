@@ -2,6 +2,8 @@ package dev.rota.yarn.adaptive;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.DictionaryEntries;
 import com.code_intelligence.jazzer.junit.FuzzTest;
@@ -9,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalDouble;
+import org.junit.jupiter.api.Test;
 
 /**
  * Fuzz targets for the scheduler files the AdaptiveConfig tuner reads and rewrites: {@code
@@ -106,5 +109,33 @@ class SchedulerFileFuzzTest {
       assertEquals(was.minResources(), q.settings().minResources(), q.path());
       assertEquals(was.maxResources(), q.settings().maxResources(), q.path());
     }
+  }
+
+  @Test
+  void queuesNestedTwentyThousandDeepAreRefusedNotRecursedInto() {
+    String deep =
+        "<allocations>"
+            + "<queue name=\"q\">".repeat(20_000)
+            + "</queue>".repeat(20_000)
+            + "</allocations>";
+    String m =
+        assertThrows(
+                InvalidSchedulerFileException.class,
+                () -> FairSchedulerXml.parse("deep-fair-scheduler.xml", deep))
+            .getMessage();
+    assertTrue(m.contains("nests queues more than 64 deep"), m);
+    StringBuilder cs = new StringBuilder("<configuration>");
+    String path = "root";
+    for (int i = 0; i < 100; i++) {
+      cs.append("<property><name>yarn.scheduler.capacity.")
+          .append(path)
+          .append(".queues</name><value>q</value></property>");
+      path += ".q";
+    }
+    CapacitySchedulerXml xml =
+        CapacitySchedulerXml.parse(
+            "deep-capacity-scheduler.xml", cs.append("</configuration>").toString());
+    m = assertThrows(InvalidSchedulerFileException.class, xml::queues).getMessage();
+    assertTrue(m.contains("nests queues more than 64 deep"), m);
   }
 }
