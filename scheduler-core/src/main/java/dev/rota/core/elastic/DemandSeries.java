@@ -20,6 +20,13 @@ import java.util.Set;
  * series fits a ledger's horizon is checked by {@link ElasticSettings#check}.
  */
 public final class DemandSeries {
+  /**
+   * The most slots a series may have: {@value} (at the default 3 s slot, about 83 hours). A series
+   * is also what an application declares about itself, so its length is bounded before anything is
+   * allocated for it; a longer one is refused naming the limit.
+   */
+  public static final int MAX_SLOTS = 100_000;
+
   private final long[][] milli; // [resource ordinal][slot]
   private final int[] stageEnds;
 
@@ -61,6 +68,7 @@ public final class DemandSeries {
     if (length <= 0) {
       throw new IllegalArgumentException("demand series: no slots (an executor lasts >= 1 slot)");
     }
+    checkLength(length);
     long[][] m = new long[4][length];
     for (ElasticResource r : ElasticResource.all()) {
       double[] v = values.get(r);
@@ -92,6 +100,7 @@ public final class DemandSeries {
     if (length <= 0) {
       throw new IllegalArgumentException("demand series: no slots (an executor lasts >= 1 slot)");
     }
+    checkLength(length);
     long[][] m = new long[4][length];
     for (var e : level.entrySet()) {
       Arrays.fill(m[e.getKey().ordinal()], toMilli(e.getKey(), 0, e.getValue()));
@@ -113,6 +122,7 @@ public final class DemandSeries {
     if (length == 0) {
       throw new IllegalArgumentException("demand series: no slots (an executor lasts >= 1 slot)");
     }
+    checkLength(length);
     long max = Math.round(ElasticResource.MAX_VALUE * ElasticResource.SCALE);
     long[][] m = new long[4][];
     for (ElasticResource r : ElasticResource.all()) {
@@ -144,6 +154,17 @@ public final class DemandSeries {
       m[r.ordinal()] = row.clone();
     }
     return new DemandSeries(m, checkedStages(stageEnds, length));
+  }
+
+  private static void checkLength(int length) {
+    if (length > MAX_SLOTS) {
+      throw new IllegalArgumentException(
+          "demand series: "
+              + length
+              + " slots, above the limit of "
+              + MAX_SLOTS
+              + " (DemandSeries.MAX_SLOTS)");
+    }
   }
 
   private static long toMilli(ElasticResource r, int slot, double v) {

@@ -168,7 +168,18 @@ public final class ProfileStore {
    * and the store keeps the runs it had.
    */
   public void replaceWith(Path file) throws IOException {
-    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    runs = parse(file.toString(), Files.readAllLines(file, StandardCharsets.UTF_8), maxRunsPerKey);
+    version++;
+  }
+
+  /**
+   * The runs in the lines of a profile file ({@code file} names it in messages).
+   *
+   * @throws IllegalArgumentException naming the file, the line and the problem (never another
+   *     exception)
+   */
+  static Map<AppKey, Deque<DemandSeries>> parse(
+      String file, List<String> lines, int maxRunsPerKey) {
     Map<AppKey, Deque<DemandSeries>> parsed = new LinkedHashMap<>();
     boolean header = false;
     for (int i = 0; i < lines.size(); i++) {
@@ -205,8 +216,7 @@ public final class ProfileStore {
       throw new IllegalArgumentException(
           "profile store " + file + ": empty, no '" + FORMAT + " " + VERSION + "' header");
     }
-    runs = parsed;
-    version++;
+    return parsed;
   }
 
   private static void parseRun(String line, Map<AppKey, Deque<DemandSeries>> into, int max) {

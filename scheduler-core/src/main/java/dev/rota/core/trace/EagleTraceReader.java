@@ -29,7 +29,15 @@ public final class EagleTraceReader {
   private EagleTraceReader() {}
 
   public static Workload read(Path file) throws IOException {
-    byte[] buf = Files.readAllBytes(file);
+    return parse(file, Files.readAllBytes(file));
+  }
+
+  /**
+   * The workload in {@code buf}, the bytes of a trace; {@code file} names it in messages.
+   *
+   * @throws TraceFormatException for anything malformed (never another exception)
+   */
+  static Workload parse(Path file, byte[] buf) {
     List<JobSpec> jobs = new ArrayList<>();
     double prevRaw = Double.NEGATIVE_INFINITY;
     double prevSubmit = Double.NEGATIVE_INFINITY;

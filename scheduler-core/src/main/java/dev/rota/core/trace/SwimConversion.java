@@ -75,6 +75,6 @@ public record SwimConversion(
   }
 
   private static long ceilDiv(long a, long b) {
-    return (a + b - 1) / b;
+    return a / b + (a % b == 0 ? 0 : 1); // (a + b - 1) / b overflowed for a near Long.MAX_VALUE
   }
 }

@@ -195,7 +195,16 @@ public final class CapacitySchedulerXml {
   }
 
   private void visit(String path, Map<String, Queue> out, int depth) {
-    if (out.containsKey(path) || depth > 64) {
+    if (depth > FairSchedulerXml.MAX_DEPTH) {
+      throw new InvalidSchedulerFileException(
+          doc.origin(),
+          "nests queues more than "
+              + FairSchedulerXml.MAX_DEPTH
+              + " deep (at "
+              + describe(key(parentOf(path), "queues"))
+              + ")");
+    }
+    if (out.containsKey(path)) {
       throw new InvalidSchedulerFileException(
           doc.origin(),
           "lists queue " + path + " more than once in " + describe(key(parentOf(path), "queues")));

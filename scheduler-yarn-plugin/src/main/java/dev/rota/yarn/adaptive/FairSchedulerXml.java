@@ -67,6 +67,12 @@ public final class FairSchedulerXml {
     }
   }
 
+  /**
+   * The deepest queue nesting read: {@value}, as {@link CapacitySchedulerXml} (deeper files are
+   * refused instead of recursing without bound).
+   */
+  public static final int MAX_DEPTH = 64;
+
   /** Policies AdaptiveConfig writes (Hadoop's short names). */
   public static final List<String> POLICIES = List.of("fifo", "fair", "drf");
 
@@ -126,6 +132,10 @@ public final class FairSchedulerXml {
   }
 
   private String visit(XmlDocument.Element e, String path) {
+    if (path.chars().filter(c -> c == '.').count() > MAX_DEPTH) {
+      throw new InvalidSchedulerFileException(
+          doc.origin(), "nests queues more than " + MAX_DEPTH + " deep (" + e.describe() + ")");
+    }
     if (queues.containsKey(path)) {
       throw new InvalidSchedulerFileException(
           doc.origin(), "defines queue " + path + " twice (" + e.describe() + ")");

@@ -251,7 +251,10 @@ public final class XmlDocument {
     }
   }
 
-  /** XML-escapes character data. */
+  /**
+   * XML-escapes character data. Line breaks become character references, so that a value (or a
+   * property name) keeps its exact text when the editor indents the lines of inserted XML.
+   */
   public static String escape(String s) {
     StringBuilder b = new StringBuilder(s.length());
     for (char c : s.toCharArray()) {
@@ -259,6 +262,8 @@ public final class XmlDocument {
         case '<' -> b.append("&lt;");
         case '>' -> b.append("&gt;");
         case '&' -> b.append("&amp;");
+        case '\n' -> b.append("&#10;");
+        case '\r' -> b.append("&#13;");
         default -> b.append(c);
       }
     }

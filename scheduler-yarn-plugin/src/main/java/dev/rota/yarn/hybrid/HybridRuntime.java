@@ -214,8 +214,8 @@ public final class HybridRuntime implements AutoCloseable {
     LOG.info(
         "Rota hybrid: {} (type {}, queue {}) is {} by {}: {}",
         app.getApplicationId(),
-        app.getApplicationType(),
-        app.getQueue(),
+        JobClassifier.quote(app.getApplicationType()),
+        JobClassifier.quote(app.getQueue()),
         c.jobClass(),
         c.reason(),
         c.jobClass() == JobClass.SHORT

@@ -1,5 +1,6 @@
 package dev.rota.yarn.hybrid;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
@@ -34,6 +35,24 @@ public final class JobClassifier {
    */
   public static final String EXPECTED_TASK_SECONDS = "rota.expected-task-seconds";
 
+  /**
+   * The largest declared task runtime Rota believes: {@value} s (one year). A larger declaration
+   * (say 1e300) is ignored as if absent, and the classification's reason says so.
+   */
+  public static final double MAX_DECLARED_TASK_SECONDS = 31_536_000;
+
+  /**
+   * The longest declared-runtime text Rota reads: {@value} characters (a double needs at most 24);
+   * longer text is ignored unparsed.
+   */
+  public static final int MAX_DECLARED_TEXT_CHARS = 32;
+
+  /**
+   * The most characters of an application-supplied value (tag, type, queue) a classification reason
+   * quotes: {@value}; control and other unprintable characters are written as {@code \\uXXXX}.
+   */
+  public static final int MAX_QUOTED_CHARS = 64;
+
   /** What the classifier looks at. */
   public record AppFacts(
       Set<String> tags,
@@ -63,15 +82,22 @@ public final class JobClassifier {
   public Classification classify(AppFacts app) {
     for (String tag : app.tags()) {
       if (settings.longTags().contains(tag.toLowerCase(Locale.ROOT))) {
-        return new Classification(JobClass.LONG, "tag '" + tag + "'");
+        return new Classification(JobClass.LONG, "tag '" + quote(tag) + "'");
       }
     }
     for (String tag : app.tags()) {
       if (settings.shortTags().contains(tag.toLowerCase(Locale.ROOT))) {
-        return new Classification(JobClass.SHORT, "tag '" + tag + "'");
+        return new Classification(JobClass.SHORT, "tag '" + quote(tag) + "'");
       }
     }
-    Optional<Double> declared = declaredSeconds(app);
+    Declared declared = declared(app.schedulingProperties(), app.tags());
+    Classification c = classifyAfterTags(app, declared.seconds());
+    return declared.ignored().isEmpty()
+        ? c
+        : new Classification(c.jobClass(), c.reason() + "; " + declared.ignored().get());
+  }
+
+  private Classification classifyAfterTags(AppFacts app, Optional<Double> declared) {
     if (declared.isPresent()) {
       double seconds = declared.get();
       boolean isLong = Math.floor(seconds) > settings.cutoffSeconds();
@@ -87,12 +113,12 @@ public final class JobClassifier {
     String type =
         app.applicationType() == null ? "" : app.applicationType().toLowerCase(Locale.ROOT);
     if (settings.shortApplicationTypes().contains(type)) {
-      return new Classification(JobClass.SHORT, "application type " + app.applicationType());
+      return new Classification(JobClass.SHORT, "application type " + quote(app.applicationType()));
     }
     String queue = app.queue() == null ? "" : app.queue();
     String leaf = queue.substring(queue.lastIndexOf('.') + 1);
     if (settings.shortQueues().contains(queue) || settings.shortQueues().contains(leaf)) {
-      return new Classification(JobClass.SHORT, "queue " + queue);
+      return new Classification(JobClass.SHORT, "queue " + quote(queue));
     }
     return new Classification(settings.defaultClass(), "default class");
   }
@@ -110,32 +136,107 @@ public final class JobClassifier {
    */
   public static Optional<Double> declaredSeconds(
       Map<String, String> properties, Collection<String> tags) {
+    return declared(properties, tags).seconds();
+  }
+
+  /**
+   * A declared runtime as read: the seconds, if a valid one was given, and why a declaration that
+   * was given was ignored (for the log; it names the field and the limit, never quotes more than
+   * {@link #MAX_QUOTED_CHARS} characters).
+   */
+  public record Declared(Optional<Double> seconds, Optional<String> ignored) {}
+
+  /** As {@link #declaredSeconds(Map, Collection)}, with the reason a given value was ignored. */
+  public static Declared declared(Map<String, String> properties, Collection<String> tags) {
+    List<String> ignored = new ArrayList<>();
+    String raw = properties == null ? null : properties.get(EXPECTED_TASK_SECONDS);
     Optional<Double> fromProperty =
-        seconds(properties == null ? null : properties.get(EXPECTED_TASK_SECONDS));
+        seconds("scheduling property " + EXPECTED_TASK_SECONDS, raw, ignored);
     if (fromProperty.isPresent()) {
-      return fromProperty;
+      return new Declared(fromProperty, Optional.empty());
     }
     String prefix = EXPECTED_TASK_SECONDS + "=";
     for (String tag : tags == null ? List.<String>of() : tags) {
-      if (tag.toLowerCase(Locale.ROOT).startsWith(prefix)) {
-        Optional<Double> fromTag = seconds(tag.substring(prefix.length()));
+      if (tag.regionMatches(true, 0, prefix, 0, prefix.length())) {
+        Optional<Double> fromTag =
+            seconds("tag " + prefix, tag.substring(prefix.length()), ignored);
         if (fromTag.isPresent()) {
-          return fromTag;
+          return new Declared(fromTag, Optional.empty());
         }
       }
     }
-    return Optional.empty();
+    return new Declared(
+        Optional.empty(),
+        ignored.isEmpty()
+            ? Optional.empty()
+            : Optional.of("declared task runtime ignored: " + String.join("; ", ignored)));
   }
 
-  private static Optional<Double> seconds(String raw) {
+  private static Optional<Double> seconds(String field, String raw, List<String> ignored) {
     if (raw == null || raw.isBlank()) {
       return Optional.empty();
     }
-    try {
-      double d = Double.parseDouble(raw.strip());
-      return d >= 0 && !Double.isInfinite(d) ? Optional.of(d) : Optional.empty();
-    } catch (NumberFormatException e) {
+    if (raw.length() > MAX_DECLARED_TEXT_CHARS) {
+      ignored.add(
+          field
+              + ": "
+              + raw.length()
+              + " characters, longer than "
+              + MAX_DECLARED_TEXT_CHARS
+              + " (JobClassifier.MAX_DECLARED_TEXT_CHARS)");
       return Optional.empty();
     }
+    double d;
+    try {
+      d = Double.parseDouble(raw.strip());
+    } catch (NumberFormatException e) {
+      ignored.add(field + " '" + quote(raw) + "' is not a number");
+      return Optional.empty();
+    }
+    if (!(d >= 0 && d <= MAX_DECLARED_TASK_SECONDS)) {
+      ignored.add(
+          field
+              + " '"
+              + quote(raw)
+              + "' is not a number of seconds in [0, "
+              + HybridKeys.format(MAX_DECLARED_TASK_SECONDS)
+              + "] (JobClassifier.MAX_DECLARED_TASK_SECONDS)");
+      return Optional.empty();
+    }
+    return Optional.of(d);
+  }
+
+  /**
+   * {@code s} as a log line may quote it: at most {@link #MAX_QUOTED_CHARS} characters, each
+   * control, format or other unprintable character written as {@code \\uXXXX}.
+   */
+  static String quote(String s) {
+    if (s == null) {
+      return "null";
+    }
+    StringBuilder b = new StringBuilder();
+    int n = Math.min(s.length(), MAX_QUOTED_CHARS);
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      int type = Character.getType(c);
+      if (c < 0x20
+          || c == 0x7f
+          || type == Character.CONTROL
+          || type == Character.FORMAT
+          || type == Character.SURROGATE
+          || type == Character.UNASSIGNED
+          || type == Character.LINE_SEPARATOR
+          || type == Character.PARAGRAPH_SEPARATOR
+          || c == '\\'
+          || c == '\'') {
+        b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+      } else {
+        b.append(c);
+      }
+    }
+    if (s.length() > n) {
+      b.append("... (").append(s.length()).append(" characters)");
+    }
+    return b.toString();
   }
 }

@@ -72,7 +72,23 @@ public final class RdlCarrier {
     if (!carriesRdl(name)) {
       throw new IllegalArgumentException("the reservation name does not start with " + RDL_PREFIX);
     }
-    return RdlParser.parse(withoutPlacement(name).substring(RDL_PREFIX.length()));
+    // bounded before any copy or scan of the name: the placement mark, if any, must come within
+    // the longest RDL text the parser reads
+    int limit = RDL_PREFIX.length() + RdlParser.MAX_TEXT_CHARS + PLACED_MARK.length();
+    String head = name.length() > limit ? name.substring(0, limit) : name;
+    int mark = head.indexOf(PLACED_MARK);
+    if (mark < 0 && name.length() > RDL_PREFIX.length() + RdlParser.MAX_TEXT_CHARS) {
+      throw new RdlSyntaxException(
+          1,
+          1,
+          "a reservation name of at most "
+              + RdlParser.MAX_TEXT_CHARS
+              + " characters of RDL after '"
+              + RDL_PREFIX
+              + "' (RdlParser.MAX_TEXT_CHARS)",
+          (name.length() - RDL_PREFIX.length()) + " characters");
+    }
+    return RdlParser.parse(head.substring(RDL_PREFIX.length(), mark < 0 ? head.length() : mark));
   }
 
   /** The name as the user wrote it, without Rota's placement line. */
@@ -144,7 +160,11 @@ public final class RdlCarrier {
     }
   }
 
-  /** {@code e} with every window moved {@code offset} steps later. */
+  /**
+   * {@code e} with every window moved {@code offset} steps later. A bound that would pass {@link
+   * Long#MAX_VALUE} stays there (never throws): the definition's own [arrival, deadline) window,
+   * which {@link PlanConversion#relativeRdlOf} puts around the RDL, bounds it anyway.
+   */
   public static RdlExpression shift(RdlExpression e, long offset) {
     if (offset == 0) {
       return e;
@@ -155,8 +175,8 @@ public final class RdlCarrier {
     if (e instanceof Window w) {
       return new Window(
           shift(w.body(), offset),
-          Math.addExact(w.start(), offset),
-          Math.addExact(w.end(), offset));
+          saturatingAdd(w.start(), offset),
+          saturatingAdd(w.end(), offset));
     }
     if (e instanceof Order o) {
       return new Order(o.children().stream().map(c -> shift(c, offset)).toList());
@@ -166,5 +186,10 @@ public final class RdlCarrier {
     }
     Any any = (Any) e;
     return new Any(any.children().stream().map(c -> shift(c, offset)).toList());
+  }
+
+  private static long saturatingAdd(long a, long b) {
+    long r = a + b;
+    return ((a ^ r) & (b ^ r)) < 0 ? (b < 0 ? 0 : Long.MAX_VALUE) : Math.max(0, r);
   }
 }

@@ -58,7 +58,9 @@ public record Atom(Resource bundle, long minParallel, long maxParallel, long min
 
   /** Rigid gang: g = h and l = w / h (one block of h bundles for l steps). */
   public boolean isRigid() {
-    return minParallel == maxParallel && work == Math.multiplyExact(maxParallel, minLease);
+    return minParallel == maxParallel
+        && work % maxParallel == 0
+        && work / maxParallel == minLease; // work == h*l, without overflowing h*l
   }
 
   @Override

@@ -26,7 +26,7 @@ public record CompiledAtom(
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(bundle, "bundle");
     sources = List.copyOf(sources);
-    if (g < 1 || h < g || h % g != 0 || l < 1 || w < 1 || w % g != 0 || w < g * l) {
+    if (g < 1 || h < g || h % g != 0 || l < 1 || w < 1 || w % g != 0 || w / g < l) {
       throw new IllegalArgumentException(
           "not a normal-form atom: " + path + " g=" + g + " h=" + h + " l=" + l + " w=" + w);
     }
@@ -47,7 +47,7 @@ public record CompiledAtom(
 
   /** Rigid gang: g = h and w = h*l. */
   public boolean isRigid() {
-    return g == h && w == h * l;
+    return g == h && w / h == l && w % h == 0;
   }
 
   /** The same atom with another window. */

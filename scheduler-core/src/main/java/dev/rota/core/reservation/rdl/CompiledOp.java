@@ -47,7 +47,10 @@ public record CompiledOp(Op op, String path, List<CompiledNode> children) implem
   @Override
   public long minLength() {
     return switch (op) {
-      case ORDER -> children.stream().mapToLong(CompiledNode::minLength).sum();
+      case ORDER ->
+          children.stream()
+              .mapToLong(CompiledNode::minLength)
+              .reduce(0, RdlCompiler::saturatingAdd);
       case ALL -> children.stream().mapToLong(CompiledNode::minLength).max().orElse(0);
       case ANY -> children.stream().mapToLong(CompiledNode::minLength).min().orElse(0);
     };

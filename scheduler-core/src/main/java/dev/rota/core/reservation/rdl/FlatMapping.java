@@ -43,14 +43,27 @@ public final class FlatMapping {
                   "R_ORDER_NO_GAP (consecutive stages without gaps) has no RDL equivalent; order allows gaps")));
     }
     List<RdlExpression> atoms = new ArrayList<>();
-    for (Stage s : d.stages()) {
+    for (int i = 0; i < d.stages().size(); i++) {
+      Stage s = d.stages().get(i);
+      if (s.duration() > Long.MAX_VALUE / s.numContainers()) {
+        return new NotExpressible<>(
+            List.of(
+                new RdlIssue(
+                    "stage[" + i + "]",
+                    RdlIssue.Code.NOT_EXPRESSIBLE_FLAT,
+                    "numContainers "
+                        + s.numContainers()
+                        + " x duration "
+                        + s.duration()
+                        + " steps does not fit in 64 bits")));
+      }
       atoms.add(
           new Atom(
               s.capability(),
               s.concurrency(),
               s.numContainers(),
               s.duration(),
-              Math.multiplyExact(s.numContainers(), s.duration())));
+              s.numContainers() * s.duration()));
     }
     RdlExpression body =
         atoms.size() == 1

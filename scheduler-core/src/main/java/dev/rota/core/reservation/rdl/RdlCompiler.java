@@ -100,9 +100,15 @@ public final class RdlCompiler {
     return ((Any) e).children().stream().mapToLong(RdlCompiler::minLength).min().orElse(0);
   }
 
-  private static long saturatingAdd(long a, long b) {
+  static long saturatingAdd(long a, long b) {
     long r = a + b;
     return r < 0 ? Long.MAX_VALUE : r;
+  }
+
+  static long saturatingMultiply(long a, long b) {
+    long hi = Math.multiplyHigh(a, b);
+    long lo = a * b;
+    return hi != 0 || lo < 0 ? Long.MAX_VALUE : lo;
   }
 
   private static String window(long s, long f) {
@@ -247,7 +253,7 @@ public final class RdlCompiler {
                   + " is not a multiple of g = "
                   + a.g()
                   + ": every step holds a multiple of g bundles"));
-    } else if (a.w() > 0 && a.w() < a.g() * a.l()) {
+    } else if (a.w() > 0 && a.w() / a.g() < a.l()) { // w < g*l without overflowing g*l
       errors.add(
           new RdlIssue(
               path,
@@ -257,7 +263,7 @@ public final class RdlCompiler {
                   + "*"
                   + a.g()
                   + " = "
-                  + a.l() * a.g()
+                  + saturatingMultiply(a.l(), a.g())
                   + " > w = "
                   + a.w()
                   + ": the smallest allocation (g bundles for l steps) exceeds the work"));
@@ -408,9 +414,14 @@ public final class RdlCompiler {
         out.add(first);
         continue;
       }
+      long k = g.size();
+      if (saturatingMultiply(k, first.h()) == Long.MAX_VALUE
+          || saturatingMultiply(k, first.w()) == Long.MAX_VALUE) {
+        out.addAll(g); // merged, h or w would not fit in 64 bits: keep the atoms apart
+        continue;
+      }
       List<String> sources = new ArrayList<>();
       g.forEach(a -> sources.addAll(a.sources()));
-      long k = g.size();
       out.add(
           new CompiledAtom(
               first.path(),
@@ -494,7 +505,7 @@ public final class RdlCompiler {
   static long earliestFinish(CompiledNode n, long notBefore, List<RdlIssue> issues) {
     if (n instanceof CompiledAtom a) {
       long start = Math.max(notBefore, a.start());
-      long finish = start + a.minLength();
+      long finish = saturatingAdd(start, a.minLength());
       if (finish > a.end()) {
         String when =
             start > a.start()

@@ -3,6 +3,7 @@ package dev.rota.core.reservation.rdl;
 import dev.rota.core.model.Resource;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,8 +29,24 @@ import java.util.Set;
  * Integers are non-negative and may contain underscores ({@code 86_400}). Comments run from {@code
  * #} or {@code //} to the end of the line. Errors are {@link RdlSyntaxException}s naming the line,
  * column, what was expected and what was found.
+ *
+ * <p>RDL text comes from applications (the {@code rota-rdl:} reservation name), so parsing is
+ * bounded: at most {@link #MAX_TEXT_CHARS} characters, operators nested at most {@link
+ * #MAX_NESTING} deep and at most {@link #MAX_NODES} atoms and operators once let-bound names are
+ * expanded (a name used twice counts twice, so {@code let} cannot build an exponentially large
+ * expression from short text). Each limit is checked before the work it bounds and reported as an
+ * {@link RdlSyntaxException} naming the limit.
  */
 public final class RdlParser {
+  /** The longest RDL text parsed: {@value} characters; longer text is refused unread. */
+  public static final int MAX_TEXT_CHARS = 65_536;
+
+  /** The deepest nesting of window/order/all/any (let-bound names expanded): {@value}. */
+  public static final int MAX_NESTING = 32;
+
+  /** The most atoms and operators in one expression, let-bound names expanded: {@value}. */
+  public static final int MAX_NODES = 4_096;
+
   private static final Set<String> KEYWORDS =
       Set.of("atom", "window", "order", "all", "any", "let");
   private static final String EXPR =
@@ -38,6 +55,9 @@ public final class RdlParser {
   private final Lexer lexer;
   private Token tok;
   private final Map<String, RdlExpression> bindings = new HashMap<>();
+  // size (atoms and operators) and depth of every expression built, let-bound names expanded
+  private final Map<RdlExpression, long[]> shapes = new IdentityHashMap<>();
+  private int nesting;
 
   private RdlParser(String text) throws RdlSyntaxException {
     this.lexer = new Lexer(text);
@@ -46,6 +66,13 @@ public final class RdlParser {
 
   /** Parses a whole document (let bindings, then one expression). */
   public static RdlExpression parse(String text) throws RdlSyntaxException {
+    if (text.length() > MAX_TEXT_CHARS) {
+      throw new RdlSyntaxException(
+          1,
+          1,
+          "RDL text of at most " + MAX_TEXT_CHARS + " characters (RdlParser.MAX_TEXT_CHARS)",
+          text.length() + " characters");
+    }
     RdlParser p = new RdlParser(text);
     RdlExpression e = p.document();
     return e;
@@ -81,6 +108,66 @@ public final class RdlParser {
   }
 
   private RdlExpression expr() throws RdlSyntaxException {
+    Token head = tok;
+    if (++nesting > MAX_NESTING) {
+      throw new RdlSyntaxException(
+          head.line,
+          head.column,
+          "operators nested at most " + MAX_NESTING + " deep (RdlParser.MAX_NESTING)",
+          "a deeper " + describe(head));
+    }
+    RdlExpression e = bareExpr();
+    nesting--;
+    long[] shape = shapes.get(e);
+    if (shape == null) {
+      long nodes = 1;
+      long depth = 0;
+      for (RdlExpression c : children(e)) {
+        long[] cs = shapes.get(c);
+        nodes = Math.min(Long.MAX_VALUE / 2, nodes + cs[0]);
+        depth = Math.max(depth, cs[1]);
+      }
+      shape = new long[] {nodes, depth + 1};
+      shapes.put(e, shape);
+    }
+    if (shape[1] > MAX_NESTING) {
+      throw new RdlSyntaxException(
+          head.line,
+          head.column,
+          "operators nested at most "
+              + MAX_NESTING
+              + " deep, let-bound names expanded (RdlParser.MAX_NESTING)",
+          describe(head) + " nesting " + shape[1] + " deep");
+    }
+    if (shape[0] > MAX_NODES) {
+      throw new RdlSyntaxException(
+          head.line,
+          head.column,
+          "at most "
+              + MAX_NODES
+              + " atoms and operators, let-bound names expanded (RdlParser.MAX_NODES)",
+          describe(head) + " with " + shape[0]);
+    }
+    return e;
+  }
+
+  private static List<RdlExpression> children(RdlExpression e) {
+    if (e instanceof Window w) {
+      return List.of(w.body());
+    }
+    if (e instanceof Order o) {
+      return o.children();
+    }
+    if (e instanceof All a) {
+      return a.children();
+    }
+    if (e instanceof Any a) {
+      return a.children();
+    }
+    return List.of();
+  }
+
+  private RdlExpression bareExpr() throws RdlSyntaxException {
     if (tok.kind != Kind.NAME) {
       throw error(EXPR);
     }
@@ -232,7 +319,7 @@ public final class RdlParser {
       case "vcores", "vcore", "cpu", "cpus":
         return 1;
       default:
-        if (t.text.matches("r[0-9]+")) {
+        if (t.text.matches("r[0-9]{1,2}")) { // r2 .. r63; more digits would overflow the int
           int d = Integer.parseInt(t.text.substring(1));
           if (d >= 2 && d < 64) {
             return d;
@@ -269,7 +356,11 @@ public final class RdlParser {
                 : "a plain integer (units only apply to memory)",
             "'" + t.text + "'");
       }
-      v = Math.multiplyExact(v, mult);
+      if (v > Long.MAX_VALUE / mult) {
+        throw new RdlSyntaxException(
+            t.line, t.column, "an amount that fits in 64 bits (in MB)", "'" + t.text + "'");
+      }
+      v *= mult;
     }
     advance();
     return v;
