@@ -31,7 +31,7 @@ class ReproduceRayonPlannerTest {
           "\"metric\": \"uniformity\"",
           "\"metric\": \"ms_per_reservation\"",
           "\"metric\": \"milp_acceptance_gain_pct\"",
-          "\"paper\": 30",
+          "\"reference\": 30",
           "30 jobs 120 nodes tight",
           "30 atomic jobs 120 nodes normal",
           "30 atomic jobs 120 nodes tight",

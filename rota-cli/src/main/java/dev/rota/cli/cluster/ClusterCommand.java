@@ -23,11 +23,14 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     header = "Run Hadoop 3.5.0 with Rota installed as an operator would, on this machine.",
     description = {
-      "up: lays out a Hadoop 3.5.0 installation from Maven Central's jars in DIR (share/hadoop/...,",
-      "etc/hadoop), installs the drop-in jar and a conf/ directory as docs/yarn-plugin.md says, checks",
-      "it with 'rota check-conf', and starts a ResourceManager (127.0.0.1) and NodeManagers",
-      "(127.0.0.2, 127.0.0.3, ...) as separate JVMs. down: stops them (SIGTERM, then waits).",
-      "status: the daemons and the ResourceManager's live nodes. Clients use HADOOP_CONF_DIR=DIR/etc/hadoop."
+      "A local Hadoop 3.5.0 installation running Rota, for trying it as an operator would.",
+      "'up' lays out the installation from Maven Central's jars in DIR (share/hadoop/..., etc/hadoop),"
+          + " installs the drop-in jar and a conf/ directory as docs/yarn-plugin.md says, checks it"
+          + " with 'rota check-conf', and starts a ResourceManager (127.0.0.1) and NodeManagers"
+          + " (127.0.0.2, 127.0.0.3, ...) as separate JVMs.",
+      "'down' stops them (SIGTERM, then waits).",
+      "'status' shows the daemons and the ResourceManager's live nodes.",
+      "Clients use HADOOP_CONF_DIR=DIR/etc/hadoop."
     },
     subcommands = {ClusterCommand.Up.class, ClusterCommand.Down.class, ClusterCommand.Status.class})
 public final class ClusterCommand implements Runnable {
