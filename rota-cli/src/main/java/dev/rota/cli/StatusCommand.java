@@ -34,7 +34,8 @@ import picocli.CommandLine.Spec;
     description = {
       "Reads the ResourceManager's /jmx web endpoint (yarn.resourcemanager.webapp.address, port"
           + " 8088 by default) for the metrics sources Hadoop:service=ResourceManager,name=Rota*"
-          + " (RotaSchedulerMetrics, RotaHybridMetrics, RotaAdaptiveMetrics, RotaShareMetrics) and"
+          + " (RotaSchedulerMetrics, RotaHybridMetrics, RotaAdaptiveMetrics, RotaShareMetrics,"
+          + " RotaCoLocationMetrics) and"
           + " prints them as one table. Exit code 0 when Rota runs there, 1 when the RM runs no"
           + " Rota metrics source, 2 when the RM cannot be reached."
     })
@@ -115,7 +116,11 @@ public final class StatusCommand implements Callable<Integer> {
       for (Iterator<Map.Entry<String, JsonNode>> it = bean.fields(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> f = it.next();
         String k = f.getKey();
-        if (k.equals("name") || k.equals("modelerType") || k.startsWith("tag.")) {
+        // a record's own tags (queue, application, a learner's preferred partner) are printed;
+        // the metrics system's Context and Hostname tags are not
+        if (k.equals("name")
+            || k.equals("modelerType")
+            || k.matches("tag\\.(Context|Hostname)(\\.\\d+)?")) {
           continue;
         }
         JsonNode v = f.getValue();

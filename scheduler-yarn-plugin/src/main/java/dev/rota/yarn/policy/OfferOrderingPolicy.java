@@ -205,6 +205,9 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
     }
     LOG.info("leaf queue ordering by Rota policy {}", binding.policy().name());
     ShareMetrics.track(this);
+    if (binding.policy() instanceof dev.rota.core.colocation.CoLocationPolicy) {
+      CoLocationMetrics.track(this);
+    }
   }
 
   private static double telemetrySeconds(String raw) {
