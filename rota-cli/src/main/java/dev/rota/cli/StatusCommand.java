@@ -1,7 +1,6 @@
 package dev.rota.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rota.cli.reserve.RdlReservations;
 import dev.rota.core.metrics.TextTable;
 import java.io.IOException;
@@ -96,9 +95,20 @@ public final class StatusCommand implements Callable<Integer> {
               + uri);
     }
     PrintWriter out = spec.commandLine().getOut();
-    int rc = print(new ObjectMapper().readTree(response.body()), address, out);
+    int rc = print(parse(response.body()), address, out);
     out.flush();
     return rc;
+  }
+
+  /**
+   * A /jmx answer as JSON. Hadoop's JMX servlet writes a NaN or infinite gauge as a bare {@code
+   * NaN} or {@code Infinity}, which is not JSON: accepted here.
+   */
+  static JsonNode parse(String body) throws IOException {
+    return com.fasterxml.jackson.databind.json.JsonMapper.builder()
+        .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+        .build()
+        .readTree(body);
   }
 
   /** Prints the Rota beans of a /jmx answer; 1 when there is none. */

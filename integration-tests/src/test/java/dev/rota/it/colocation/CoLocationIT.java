@@ -281,6 +281,14 @@ class CoLocationIT {
     assertEquals(0.0, jmx.get("TelemetrySamples"), "JMX " + jmx);
     assertEquals(0.0, jmx.get("PreferenceUpdates"), "JMX " + jmx);
     assertEquals((double) s.fifoFallbacks(), jmx.get("FifoFallbacks"), "JMX " + jmx);
+    // and as rota status prints them from the RM's /jmx
+    String[] status = rotaStatus(cluster);
+    assertEquals("0", status[0], status[1]);
+    assertTrue(status[1].matches("(?s).*RotaCoLocationMetrics\\s+Admissions\\s+4\\b.*"), status[1]);
+    assertTrue(
+        status[1].matches("(?s).*RotaCoLocationMetrics\\s+tag\\.Policy\\s+colocation-ra\\b.*"),
+        status[1]);
+    System.out.println("rota status:\n" + status[1]);
 
     System.out.printf(
         "CoLocationIT: %.1f s; node CPU max %.2f vcores, containers CPU max %.2f vcores over %d"
@@ -353,5 +361,21 @@ class CoLocationIT {
       }
     }
     return out;
+  }
+
+  /** {@code rota status --rm <this RM's web address>}: its exit code and output. */
+  static String[] rotaStatus(LoopbackCluster cluster) {
+    String web =
+        cluster
+            .rm()
+            .getConfig()
+            .get(org.apache.hadoop.yarn.conf.YarnConfiguration.RM_WEBAPP_ADDRESS)
+            .replace("0.0.0.0", "localhost");
+    java.io.StringWriter out = new java.io.StringWriter();
+    var cl = dev.rota.cli.RotaCli.commandLine();
+    cl.setOut(new java.io.PrintWriter(out, true));
+    cl.setErr(new java.io.PrintWriter(out, true));
+    int rc = cl.execute("status", "--rm", web);
+    return new String[] {Integer.toString(rc), out.toString()};
   }
 }

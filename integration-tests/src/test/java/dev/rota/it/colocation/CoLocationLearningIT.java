@@ -253,6 +253,13 @@ class CoLocationLearningIT {
     assertTrue(
         Set.of("CPU", "DISK").containsAll(saved.apps()), "saved applications " + saved.apps());
 
+    // the learned summary as rota status prints it: each learned context's most preferred partner
+    String[] status = CoLocationIT.rotaStatus(cluster);
+    assertEquals("0", status[0], status[1]);
+    assertTrue(status[1].contains("tag.Partner"), status[1]);
+    assertTrue(status[1].contains("Probability"), status[1]);
+    System.out.println("rota status:\n" + status[1]);
+
     List<String> stepText = new ArrayList<>();
     for (CoLocationPolicy.Observation o : steps) {
       stepText.add(

@@ -25,15 +25,16 @@ import org.apache.hadoop.metrics2.lib.Interns;
  * not the most probable application), {@code FifoFallbacks}, {@code TelemetrySamples} (node-pair
  * samples taken from NodeManager utilization), {@code PreferenceUpdates} (bandit steps), {@code
  * Applications} (applications in the matrix), {@code LearnedContexts} (rows of H with a non-zero
- * entry), {@code Baseline} (Ḡ, NaN before the first step)), then {@code CoLocationPreference} per
- * learned context (tags {@code Queue}, {@code Context}, {@code Partner}: the application most
- * preferred beside it; gauges {@code Probability} π(Partner | Context) over every application seen,
- * {@code Preference} H(Partner | Context)).
+ * entry), {@code Baseline} (Ḡ, 0 before the first step)), then {@code CoLocationPreference} per
+ * learned context (tags {@code Queue}, {@code Application}: the running application (context),
+ * {@code Partner}: the application most preferred beside it; gauges {@code Probability} π(Partner |
+ * Context) over every application seen, {@code Preference} H(Partner | Context)).
  *
  * <p>One entry per queue: a {@code refreshQueues} configures a new learner for the queue (from the
  * preferences file), and the latest configured one replaces the earlier one here, so an old learner
- * is neither reported twice nor kept alive (weak references). The figures of a learner start from
- * zero when it is made (RM start, {@code refreshQueues}). The source is registered on first use and
+ * is neither reported twice nor kept alive (weak references). A queue is named after its
+ * applications' queue ({@code -} before the first one). The figures of a learner start from zero
+ * when it is made (RM start, {@code refreshQueues}). The source is registered on first use and
  * again when the metrics system no longer has it (an RM restart in the same JVM).
  */
 public final class CoLocationMetrics implements MetricsSource {
@@ -53,7 +54,9 @@ public final class CoLocationMetrics implements MetricsSource {
       Interns.info("CoLocationPreference", "The most preferred partner of an application");
   static final MetricsInfo QUEUE = Interns.info("Queue", "Leaf queue");
   static final MetricsInfo POLICY = Interns.info("Policy", "Rota policy");
-  static final MetricsInfo CONTEXT = Interns.info("Context", "Running application (context)");
+  // not "Context": the metrics system's own tag of that name holds the record's context
+  static final MetricsInfo CONTEXT =
+      Interns.info("Application", "Running application (the learner's context)");
   static final MetricsInfo PARTNER =
       Interns.info("Partner", "Most preferred application beside it");
   static final MetricsInfo ADMISSIONS = Interns.info("Admissions", "Applications admitted");
@@ -141,7 +144,8 @@ public final class CoLocationMetrics implements MetricsSource {
         .addGauge(UPDATES, s.updates())
         .addGauge(APPS, apps.size())
         .addGauge(CONTEXTS, learned.size())
-        .addGauge(BASELINE, n == 0 ? Double.NaN : prefs.baselineSum() / n);
+        // 0, not NaN, before the first step: Hadoop's /jmx writes NaN, which is not JSON
+        .addGauge(BASELINE, n == 0 ? 0 : prefs.baselineSum() / n);
     for (int i : learned) {
       double[] h = prefs.row(i);
       double[] pi = GradientBandit.softmax(h);

@@ -58,7 +58,7 @@ class CoLocationMetricsTest {
     }
 
     Map<String, String> cpu = tags(records.get(1));
-    assertEquals("CPU", cpu.get("Context"));
+    assertEquals("CPU", cpu.get("Application"));
     assertEquals("IO", cpu.get("Partner"));
     double z = 1 + Math.E + Math.exp(-1);
     assertEquals(Math.E / z, metrics(records.get(1)).get("Probability"), 1e-12);
@@ -66,7 +66,7 @@ class CoLocationMetricsTest {
     assertEquals(Math.E / z, learner.probability("CPU", "IO"), 1e-12, "the learner's own π");
 
     Map<String, String> net = tags(records.get(2));
-    assertEquals("NET", net.get("Context"));
+    assertEquals("NET", net.get("Application"));
     assertEquals("CPU", net.get("Partner"));
   }
 
