@@ -1,7 +1,6 @@
 package dev.rota.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rota.cli.reserve.RdlReservations;
 import dev.rota.core.metrics.TextTable;
 import java.io.IOException;
@@ -34,7 +33,8 @@ import picocli.CommandLine.Spec;
     description = {
       "Reads the ResourceManager's /jmx web endpoint (yarn.resourcemanager.webapp.address, port"
           + " 8088 by default) for the metrics sources Hadoop:service=ResourceManager,name=Rota*"
-          + " (RotaSchedulerMetrics, RotaHybridMetrics, RotaAdaptiveMetrics, RotaShareMetrics) and"
+          + " (RotaSchedulerMetrics, RotaHybridMetrics, RotaAdaptiveMetrics, RotaShareMetrics,"
+          + " RotaCoLocationMetrics) and"
           + " prints them as one table. Exit code 0 when Rota runs there, 1 when the RM runs no"
           + " Rota metrics source, 2 when the RM cannot be reached."
     })
@@ -95,9 +95,20 @@ public final class StatusCommand implements Callable<Integer> {
               + uri);
     }
     PrintWriter out = spec.commandLine().getOut();
-    int rc = print(new ObjectMapper().readTree(response.body()), address, out);
+    int rc = print(parse(response.body()), address, out);
     out.flush();
     return rc;
+  }
+
+  /**
+   * A /jmx answer as JSON. Hadoop's JMX servlet writes a NaN or infinite gauge as a bare {@code
+   * NaN} or {@code Infinity}, which is not JSON: accepted here.
+   */
+  static JsonNode parse(String body) throws IOException {
+    return com.fasterxml.jackson.databind.json.JsonMapper.builder()
+        .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+        .build()
+        .readTree(body);
   }
 
   /** Prints the Rota beans of a /jmx answer; 1 when there is none. */
@@ -115,7 +126,11 @@ public final class StatusCommand implements Callable<Integer> {
       for (Iterator<Map.Entry<String, JsonNode>> it = bean.fields(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> f = it.next();
         String k = f.getKey();
-        if (k.equals("name") || k.equals("modelerType") || k.startsWith("tag.")) {
+        // a record's own tags (queue, application, a learner's preferred partner) are printed;
+        // the metrics system's Context and Hostname tags are not
+        if (k.equals("name")
+            || k.equals("modelerType")
+            || k.matches("tag\\.(Context|Hostname)(\\.\\d+)?")) {
           continue;
         }
         JsonNode v = f.getValue();

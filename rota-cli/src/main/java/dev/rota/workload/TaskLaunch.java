@@ -11,24 +11,57 @@ import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
 
 /**
- * The launch context of one task container: {@code sleep <seconds>}, output to the container log
- * dir; with prefetch (Eirene, emulated), the container also carries a {@link PrefetchHint} for the
- * NodeManager's {@value PrefetchAuxService#NAME} service and sleeps {@code (1 - speedup)} as long
- * when its input was migrated before it started.
+ * The launch context of one task container: {@code sleep <seconds>}, or a CPU or disk load for as
+ * long ({@link WorkloadSpec.Load}), output to the container log dir; with prefetch (Eirene,
+ * emulated), the container also carries a {@link PrefetchHint} for the NodeManager's {@value
+ * PrefetchAuxService#NAME} service and sleeps {@code (1 - speedup)} as long when its input was
+ * migrated before it started.
  */
 final class TaskLaunch {
   private TaskLaunch() {}
 
   /** The shell command that runs a task of {@code millis} milliseconds. */
   static String command(long millis) {
+    return command(millis, WorkloadSpec.Load.SLEEP);
+  }
+
+  /**
+   * The shell command that runs a task of {@code millis} milliseconds doing {@code load} ({@link
+   * WorkloadSpec.Load}). A loaded task runs its loop under {@code timeout}, whose exit status 124
+   * (ended at the duration) counts as success. The NodeManager runs a command as {@code exec
+   * /bin/bash -c "<command>"}, so every {@code $} is escaped to reach the inner shell.
+   */
+  static String command(long millis, WorkloadSpec.Load load) {
     String seconds = String.format(Locale.ROOT, "%.3f", millis / 1000.0);
     String logDir = ApplicationConstants.LOG_DIR_EXPANSION_VAR;
-    return "sleep " + seconds + " 1>" + logDir + "/stdout 2>" + logDir + "/stderr";
+    String out = " 1>" + logDir + "/stdout 2>" + logDir + "/stderr";
+    String loop =
+        switch (load) {
+          case SLEEP -> null;
+          case CPU -> "while :; do :; done";
+          case DISK ->
+              "while :; do dd if=/dev/zero of=rota-load.bin bs=1M count=64 conv=fdatasync"
+                  + " 2>/dev/null; done";
+        };
+    if (loop == null) {
+      return "sleep " + seconds + out;
+    }
+    String shell =
+        "{ timeout "
+            + seconds
+            + " sh -c '"
+            + loop
+            + "'; rc=$?; rm -f rota-load.bin; [ $rc -eq 124 ] || [ $rc -eq 0 ]; }";
+    return shell.replace("$", "\\$") + out;
   }
 
   static ContainerLaunchContext context(StagePlan.Task task) {
+    return context(task, WorkloadSpec.Load.SLEEP);
+  }
+
+  static ContainerLaunchContext context(StagePlan.Task task, WorkloadSpec.Load load) {
     return ContainerLaunchContext.newInstance(
-        Map.of(), Map.of(), List.of(command(task.millis())), null, null, null);
+        Map.of(), Map.of(), List.of(command(task.millis(), load)), null, null, null);
   }
 
   /**

@@ -357,12 +357,13 @@ public final class WorkloadAppMaster {
       for (Running r : toLaunch) {
         Container c = r.container();
         LOG.info(
-            "{}: launch {} on {}: {}{} sleep {} ({}, {})",
+            "{}: launch {} on {}: {}{} {} {} ({}, {})",
             spec.jobId(),
             c.getId(),
             c.getNodeId(),
             r.isClone() ? "clone of " : "",
             r.task(),
+            spec.load().name().toLowerCase(java.util.Locale.ROOT),
             seconds(r.millis()),
             c.getExecutionType(),
             c.getResource());
@@ -376,8 +377,9 @@ public final class WorkloadAppMaster {
                     spec.eirene().prefetchSpeedup())
                 : r.isClone()
                     ? TaskLaunch.context(
-                        new StagePlan.Task(r.task().stage(), r.task().index(), r.millis()))
-                    : TaskLaunch.context(r.task()));
+                        new StagePlan.Task(r.task().stage(), r.task().index(), r.millis()),
+                        spec.load())
+                    : TaskLaunch.context(r.task(), spec.load()));
         if (elastic != null && !r.isClone()) {
           elastic.started(c);
         }

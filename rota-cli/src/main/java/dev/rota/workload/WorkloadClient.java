@@ -45,7 +45,7 @@ public final class WorkloadClient {
 
   /** Submits {@code spec} and returns its application id without waiting for it to run. */
   public ApplicationId submit(WorkloadSpec spec) throws IOException, YarnException {
-    return submit(spec, null);
+    return submit(spec, (String) null);
   }
 
   /**
@@ -55,6 +55,22 @@ public final class WorkloadClient {
    * environment, so that the RM's MinFrag ledger and the AM's resizing follow the same series.
    */
   public ApplicationId submit(WorkloadSpec spec, String elasticSeries)
+      throws IOException, YarnException {
+    return submit(spec, elasticSeries, Map.of());
+  }
+
+  /**
+   * Submits {@code spec} with extra scheduling properties for the RM's policy, e.g. the co-location
+   * learner's {@code rota.colocation.demand} and {@code rota.colocation.application}
+   * (docs/colocation.md).
+   */
+  public ApplicationId submit(WorkloadSpec spec, Map<String, String> schedulingProperties)
+      throws IOException, YarnException {
+    return submit(spec, null, schedulingProperties);
+  }
+
+  private ApplicationId submit(
+      WorkloadSpec spec, String elasticSeries, Map<String, String> schedulingProperties)
       throws IOException, YarnException {
     String encoded = spec.encode();
     if (encoded.length() > WorkloadSpec.MAX_ENCODED_CHARS) {
@@ -78,7 +94,7 @@ public final class WorkloadClient {
     if (spec.reservationId().isPresent()) {
       ctx.setReservationID(ReservationId.parseReservationId(spec.reservationId().get()));
     }
-    Map<String, String> properties = new java.util.HashMap<>();
+    Map<String, String> properties = new java.util.HashMap<>(schedulingProperties);
     properties.put(JobClassifier.EXPECTED_TASK_SECONDS, expectedTaskSeconds(spec));
     if (elasticSeries != null) {
       properties.put(dev.rota.core.elastic.SeriesText.PROPERTY, elasticSeries);

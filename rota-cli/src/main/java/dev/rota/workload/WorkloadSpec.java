@@ -38,6 +38,8 @@ import java.util.regex.Pattern;
  *     optional field {@code eirene=clone,prefetch:<speedup>} only when on
  * @param constraint the node-attribute constraint every task container must satisfy, if any;
  *     encoded as an optional field {@code constraint=<attribute>:<value>+<value>...[:hosts]}
+ * @param load what each task does for its duration ({@link Load}; {@code SLEEP} by default);
+ *     encoded as an optional field {@code load=cpu|disk} only when not {@code SLEEP}
  */
 public record WorkloadSpec(
     String jobId,
@@ -47,7 +49,65 @@ public record WorkloadSpec(
     Optional<String> reservationId,
     List<Stage> stages,
     Eirene eirene,
-    Optional<NodeConstraint> constraint) {
+    Optional<NodeConstraint> constraint,
+    Load load) {
+
+  /**
+   * What a task does for its duration, so that co-located jobs load a node differently (the
+   * co-location learner, docs/colocation.md):
+   *
+   * <ul>
+   *   <li>{@code SLEEP}: {@code sleep}, no load (the default);
+   *   <li>{@code CPU}: a shell busy loop ({@code while :; do :; done}) bounded by {@code timeout}:
+   *       one core busy for the duration;
+   *   <li>{@code DISK}: {@code dd} of 64 MiB blocks of zeros to a file in the container's work
+   *       directory with {@code conv=fdatasync}, repeated until {@code timeout} ends it, then the
+   *       file is removed: the node's disk busy for the duration, little CPU.
+   * </ul>
+   *
+   * A task that {@code timeout} ended at its duration exits 0; any other exit status fails it.
+   */
+  public enum Load {
+    SLEEP,
+    CPU,
+    DISK;
+
+    String label() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    static Load parse(String text) {
+      for (Load l : values()) {
+        if (l.label().equals(text)) {
+          return l;
+        }
+      }
+      throw new IllegalArgumentException(
+          "workload spec load must be sleep, cpu or disk, got '" + abbreviate(text) + "'");
+    }
+  }
+
+  /** A spec whose tasks sleep. */
+  public WorkloadSpec(
+      String jobId,
+      String queue,
+      int priority,
+      ExecutionType executionType,
+      Optional<String> reservationId,
+      List<Stage> stages,
+      Eirene eirene,
+      Optional<NodeConstraint> constraint) {
+    this(
+        jobId,
+        queue,
+        priority,
+        executionType,
+        reservationId,
+        stages,
+        eirene,
+        constraint,
+        Load.SLEEP);
+  }
 
   /**
    * Every task container must run on a node whose attribute {@code attribute} has one of {@code
@@ -194,6 +254,7 @@ public record WorkloadSpec(
     Objects.requireNonNull(reservationId, "reservationId");
     Objects.requireNonNull(eirene, "eirene");
     Objects.requireNonNull(constraint, "constraint");
+    Objects.requireNonNull(load, "load");
     reservationId.ifPresent(r -> checkName("reservation id", r));
     stages = List.copyOf(stages);
     if (stages.isEmpty()) {
@@ -291,7 +352,7 @@ public record WorkloadSpec(
   /** This spec with another execution type. */
   public WorkloadSpec withExecutionType(ExecutionType type) {
     return new WorkloadSpec(
-        jobId, queue, priority, type, reservationId, stages, eirene, constraint);
+        jobId, queue, priority, type, reservationId, stages, eirene, constraint, load);
   }
 
   /** This spec running in {@code reservation}. */
@@ -304,19 +365,26 @@ public record WorkloadSpec(
         Optional.of(reservation),
         stages,
         eirene,
-        constraint);
+        constraint,
+        load);
   }
 
   /** This spec with Eirene's mechanisms {@code e}. */
   public WorkloadSpec withEirene(Eirene e) {
     return new WorkloadSpec(
-        jobId, queue, priority, executionType, reservationId, stages, e, constraint);
+        jobId, queue, priority, executionType, reservationId, stages, e, constraint, load);
   }
 
   /** This spec with every task constrained to nodes where {@code c} holds. */
   public WorkloadSpec withConstraint(NodeConstraint c) {
     return new WorkloadSpec(
-        jobId, queue, priority, executionType, reservationId, stages, eirene, Optional.of(c));
+        jobId, queue, priority, executionType, reservationId, stages, eirene, Optional.of(c), load);
+  }
+
+  /** This spec whose tasks do {@code l} for their duration. */
+  public WorkloadSpec withLoad(Load l) {
+    return new WorkloadSpec(
+        jobId, queue, priority, executionType, reservationId, stages, eirene, constraint, l);
   }
 
   /** The one-line text form described in the class comment. */
@@ -338,6 +406,9 @@ public record WorkloadSpec(
       sb.append(";eirene=").append(String.join(",", parts));
     }
     constraint.ifPresent(c -> sb.append(";constraint=").append(c.encode()));
+    if (load != Load.SLEEP) {
+      sb.append(";load=").append(load.label());
+    }
     for (Stage s : stages) {
       sb.append(";stage=")
           .append(s.index())
@@ -397,7 +468,8 @@ public record WorkloadSpec(
           reservation.equals("-") ? Optional.empty() : Optional.of(reservation),
           stages,
           kv.containsKey("eirene") ? decodeEirene(kv.get("eirene")) : Eirene.OFF,
-          Optional.ofNullable(kv.get("constraint")).map(NodeConstraint::decode));
+          Optional.ofNullable(kv.get("constraint")).map(NodeConstraint::decode),
+          kv.containsKey("load") ? Load.parse(kv.get("load")) : Load.SLEEP);
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(
           "workload spec: priority is not an integer: " + kv.get("priority"), e);

@@ -1,7 +1,11 @@
 package dev.rota.workload;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.apache.hadoop.yarn.api.records.ExecutionType;
 import org.apache.hadoop.yarn.api.records.Resource;
@@ -13,6 +17,32 @@ class TaskLaunchTest {
   void sleepsTheTaskDurationInSecondsWithOutputInTheLogDir() {
     assertEquals("sleep 1.500 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr", TaskLaunch.command(1500));
     assertEquals("sleep 0.007 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr", TaskLaunch.command(7));
+  }
+
+  /**
+   * CPU and disk tasks run for real as the NodeManager runs a command ({@code exec /bin/bash -c
+   * "<command>"} in the container's work directory): each ends at its duration with exit 0, the CPU
+   * task burns CPU for most of it, the disk task leaves no file behind.
+   */
+  @Test
+  void cpuAndDiskTasksRunForTheirDurationAndSucceed(@org.junit.jupiter.api.io.TempDir Path dir)
+      throws Exception {
+    for (WorkloadSpec.Load load : List.of(WorkloadSpec.Load.CPU, WorkloadSpec.Load.DISK)) {
+      Path work = Files.createDirectories(dir.resolve(load.name()));
+      String cmd = TaskLaunch.command(800, load).replace("<LOG_DIR>", work.toString());
+      Path script = work.resolve("launch.sh");
+      Files.writeString(script, "exec /bin/bash -c \"" + cmd + "\"\n");
+      long t0 = System.nanoTime();
+      Process p =
+          new ProcessBuilder("/bin/bash", script.toString()).directory(work.toFile()).start();
+      assertEquals(0, p.waitFor(), load + ": " + Files.readString(work.resolve("stderr")));
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      assertTrue(seconds >= 0.75 && seconds < 10, load + " ran " + seconds + " s");
+      assertFalse(Files.exists(work.resolve("rota-load.bin")), load + " left its file");
+    }
+    assertTrue(TaskLaunch.command(800, WorkloadSpec.Load.CPU).startsWith("{ timeout 0.800 sh -c"));
+    assertTrue(TaskLaunch.command(800, WorkloadSpec.Load.DISK).contains("conv=fdatasync"));
+    assertEquals(TaskLaunch.command(800), TaskLaunch.command(800, WorkloadSpec.Load.SLEEP));
   }
 
   @Test

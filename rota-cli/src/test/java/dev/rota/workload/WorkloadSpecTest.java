@@ -37,6 +37,26 @@ class WorkloadSpecTest {
   }
 
   @Test
+  void theTaskLoadTravelsAsAnOptionalFieldAndAnUnknownOneIsNamed() {
+    WorkloadSpec sleep = WorkloadSpec.simple("job-1", "root.default", 1024, 1, List.of(1000L));
+    assertFalse(sleep.encode().contains("load="), "the default is not written");
+    assertEquals(WorkloadSpec.Load.SLEEP, WorkloadSpec.decode(sleep.encode()).load());
+    for (WorkloadSpec.Load l : WorkloadSpec.Load.values()) {
+      assertEquals(sleep.withLoad(l), WorkloadSpec.decode(sleep.withLoad(l).encode()));
+    }
+    assertTrue(
+        sleep
+            .withLoad(WorkloadSpec.Load.DISK)
+            .encode()
+            .endsWith(";load=disk;stage=0/1024/1/-/1000"));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> WorkloadSpec.decode(sleep.encode().replace(";stage", ";load=gpu;stage")));
+    assertEquals("workload spec load must be sleep, cpu or disk, got 'gpu'", e.getMessage());
+  }
+
+  @Test
   void roundTripWithoutReservation() {
     WorkloadSpec spec =
         WorkloadSpec.simple("job-1", "root.default", 1024, 1, List.of(1000L, 2000L));

@@ -123,6 +123,9 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
   private volatile OfferPolicyFactory factory;
   private volatile double telemetrySeconds = DEFAULT_TELEMETRY_SECONDS;
 
+  /** The queue of the latest application added (metrics name a queue after its applications). */
+  private volatile String lastQueueName;
+
   /** RM time (s) of the last telemetry sample; guarded by this. */
   private double lastObserved = Double.NaN;
 
@@ -205,6 +208,9 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
     }
     LOG.info("leaf queue ordering by Rota policy {}", binding.policy().name());
     ShareMetrics.track(this);
+    if (binding.policy() instanceof dev.rota.core.colocation.CoLocationPolicy) {
+      CoLocationMetrics.track(this);
+    }
   }
 
   private static double telemetrySeconds(String raw) {
@@ -269,13 +275,17 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
     return b == null ? null : b.policy();
   }
 
-  /** The queue of this policy's applications ("-" while it has none). */
+  /**
+   * The queue of this policy's applications: of the latest one added, kept when they have all ended
+   * ("-" before the first).
+   */
   @Override
   public String queueName() {
     for (FiCaSchedulerApp app : apps) {
       return app.getQueueName();
     }
-    return "-";
+    String last = lastQueueName;
+    return last == null ? "-" : last;
   }
 
   /** The ids of this policy's applications. */
@@ -563,6 +573,7 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
   @Override
   public void addSchedulableEntity(FiCaSchedulerApp app) {
     apps.add(app);
+    lastQueueName = app.getQueueName();
     moved.put(app.getApplicationId(), app);
   }
 

@@ -55,9 +55,11 @@ final class YarnViews {
 
   /**
    * The {@link org.apache.hadoop.yarn.api.records.ResourceUtilization} custom entries a NodeManager
-   * agent may report as fractions in [0, 1]: disk bandwidth, network bandwidth and I/O-wait. No
-   * NodeManager reports them today (it reports CPU, memory and GPU); without them a node's disk,
-   * network and I/O-wait are NaN.
+   * agent may report as fractions in [0, 1]: disk bandwidth, network bandwidth and I/O-wait. Stock
+   * NodeManagers report CPU, memory and GPU only and have no hook to add them; Rota's agent
+   * publishes the same fractions as node attributes instead ({@link
+   * dev.rota.yarn.nm.ProcUtilizationAttributes}). Without either, a node's disk, network and
+   * I/O-wait are NaN.
    */
   static final String DISK = "rota.disk";
 
@@ -100,6 +102,50 @@ final class YarnViews {
         cpu, mem, custom(custom, DISK), custom(custom, NETWORK), custom(custom, IO_WAIT));
   }
 
+  /**
+   * As {@link #utilization(org.apache.hadoop.yarn.api.records.ResourceUtilization,
+   * org.apache.hadoop.yarn.api.records.Resource)}, with disk, network and I/O-wait taken from the
+   * node's distributed attributes {@code nm.yarn.io/rota-disk}, {@code rota-network}, {@code
+   * rota-iowait} (published by {@link dev.rota.yarn.nm.ProcUtilizationAttributes}) where the report
+   * has no custom entry for them. A value that is not a number is ignored (NaN).
+   */
+  static Utilization utilization(
+      org.apache.hadoop.yarn.api.records.ResourceUtilization u,
+      org.apache.hadoop.yarn.api.records.Resource physical,
+      java.util.Set<org.apache.hadoop.yarn.api.records.NodeAttribute> attributes) {
+    Utilization base = utilization(u, physical);
+    if (u == null || attributes == null || attributes.isEmpty()) {
+      return base;
+    }
+    return new Utilization(
+        base.cpu(),
+        base.memory(),
+        Double.isNaN(base.disk()) ? attribute(attributes, ATTR_DISK) : base.disk(),
+        Double.isNaN(base.network()) ? attribute(attributes, ATTR_NETWORK) : base.network(),
+        Double.isNaN(base.ioWait()) ? attribute(attributes, ATTR_IO_WAIT) : base.ioWait());
+  }
+
+  static final String ATTR_DISK = dev.rota.yarn.nm.ProcUtilizationAttributes.DISK;
+  static final String ATTR_NETWORK = dev.rota.yarn.nm.ProcUtilizationAttributes.NETWORK;
+  static final String ATTR_IO_WAIT = dev.rota.yarn.nm.ProcUtilizationAttributes.IO_WAIT;
+
+  private static double attribute(
+      java.util.Set<org.apache.hadoop.yarn.api.records.NodeAttribute> attributes, String name) {
+    for (var a : attributes) {
+      var key = a.getAttributeKey();
+      if (name.equals(key.getAttributeName())
+          && org.apache.hadoop.yarn.api.records.NodeAttribute.PREFIX_DISTRIBUTED.equals(
+              key.getAttributePrefix())) {
+        try {
+          return fraction(Double.parseDouble(a.getAttributeValue()));
+        } catch (NumberFormatException e) {
+          return Double.NaN;
+        }
+      }
+    }
+    return Double.NaN;
+  }
+
   private static double custom(Map<String, Float> custom, String name) {
     Float v = custom == null ? null : custom.get(name);
     return v == null ? Double.NaN : fraction(v);
@@ -116,7 +162,7 @@ final class YarnViews {
     if (physical == null || physical.getMemorySize() <= 0) {
       physical = node.getTotalResource(); // an NM that reports no physical resource
     }
-    return utilization(node.getNodeUtilization(), physical);
+    return utilization(node.getNodeUtilization(), physical, node.getNodeAttributes());
   }
 
   /**

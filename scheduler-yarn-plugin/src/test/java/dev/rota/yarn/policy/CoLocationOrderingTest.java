@@ -60,6 +60,15 @@ class CoLocationOrderingTest {
             physical),
         "an agent's disk, network and I/O-wait entries; CPU and memory above capacity clamp to 1");
     assertEquals(Utilization.UNKNOWN, YarnViews.utilization(null, physical), "no report yet");
+    java.util.Set<org.apache.hadoop.yarn.api.records.NodeAttribute> agent =
+        java.util.Set.of(
+            dev.rota.yarn.nm.ProcUtilizationAttributes.attribute("rota-disk", 0.25),
+            dev.rota.yarn.nm.ProcUtilizationAttributes.attribute("rota-network", 0.5),
+            dev.rota.yarn.nm.ProcUtilizationAttributes.attribute("rota-iowait", 0.125));
+    assertEquals(
+        new Utilization(0.5, 0.25, 0.25, 0.5, 0.13),
+        YarnViews.utilization(ResourceUtilization.newInstance(2048, 9999, 2f), physical, agent),
+        "a stock report with Rota's agent's node attributes (published with 2 decimals)");
   }
 
   @Test
