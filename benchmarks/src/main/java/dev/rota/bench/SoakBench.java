@@ -218,6 +218,16 @@ public final class SoakBench {
         "yarn.resourcemanager.scheduler.monitor.policies",
         "dev.rota.yarn.hybrid.DiceSchedulingPolicy,dev.rota.yarn.adaptive.AdaptiveConfigTuner");
     conf.setBoolean(YarnConfiguration.RECOVERY_ENABLED, false);
+    // ephemeral ports: the RM's RPC servers are real (the opportunistic AM service binds one)
+    for (String key :
+        List.of(
+            YarnConfiguration.RM_ADDRESS,
+            YarnConfiguration.RM_SCHEDULER_ADDRESS,
+            YarnConfiguration.RM_ADMIN_ADDRESS,
+            YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS,
+            YarnConfiguration.RM_WEBAPP_ADDRESS)) {
+      conf.set(key, "0.0.0.0:0");
+    }
     return conf;
   }
 

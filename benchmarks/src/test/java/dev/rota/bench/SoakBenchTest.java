@@ -24,7 +24,8 @@ class SoakBenchTest {
     SoakBench.Phase first = phases.get(0);
     for (SoakBench.Phase p : phases) {
       String row = p.toString();
-      // thrown to the driver, uncaught in any thread, or logged at ERROR / at WARN with an exception;
+      // thrown to the driver, uncaught in any thread, or logged at ERROR / at WARN with an
+      // exception;
       // Hadoop 3.5.0's own plan-follower WARNs after refreshQueues are counted apart (they occur
       // with the stock CapacityScheduler too: docs/reliability.md#load-and-soak)
       assertEquals(0, p.exceptions(), "no exception: " + row);
