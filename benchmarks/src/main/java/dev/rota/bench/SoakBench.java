@@ -62,7 +62,7 @@ public final class SoakBench {
   }
 
   static final Size FULL = new Size(10_000, 100_000, 5, 1_000, 4, 10);
-  static final Size QUICK = new Size(200, 4_000, 4, 50, 2, 5);
+  static final Size QUICK = new Size(100, 2_000, 4, 25, 2, 5);
 
   /** One phase's figures. */
   record Phase(
