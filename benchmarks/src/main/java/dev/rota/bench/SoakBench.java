@@ -258,7 +258,8 @@ public final class SoakBench {
     Path dir = Files.createTempDirectory("rota-soak");
     AtomicLong exceptions = new AtomicLong();
     Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
-    Thread.setDefaultUncaughtExceptionHandler((t, e) -> exceptions.incrementAndGet());
+    Thread.setDefaultUncaughtExceptionHandler(
+        (t, e) -> seen(exceptions, "thread " + t.getName(), e));
     ErrorCounter errors = new ErrorCounter();
     org.apache.log4j.Logger.getRootLogger().addAppender(errors);
     YarnConfiguration conf = conf(dir);
@@ -310,7 +311,7 @@ public final class SoakBench {
             try {
               cs.handle(new NodeUpdateSchedulerEvent(n));
             } catch (RuntimeException e) {
-              exceptions.incrementAndGet();
+              seen(exceptions, "NODE_UPDATE of " + n.getNodeID(), e);
             }
           }
           clock.tickMsec(1000);
@@ -330,8 +331,7 @@ public final class SoakBench {
           // what yarn rmadmin -refreshQueues runs: the scheduler, then the reservation system
           rm.getAdminService().refreshQueues(RefreshQueuesRequest.newInstance());
         } catch (Exception e) {
-          exceptions.incrementAndGet();
-          System.err.println("soak: refreshQueues failed: " + e);
+          seen(exceptions, "refreshQueues", e);
         }
         int after = rmMBeans();
         System.gc();
@@ -383,6 +383,14 @@ public final class SoakBench {
     return phases;
   }
 
+  /** Counts an exception; prints the first 20 with their stack traces. */
+  private static void seen(AtomicLong counter, String where, Throwable e) {
+    if (counter.incrementAndGet() <= 20) {
+      System.err.println("soak: exception at " + where + ":");
+      e.printStackTrace();
+    }
+  }
+
   private interface Submit {
     ApplicationAttemptId apply(int seq) throws Exception;
   }
@@ -391,7 +399,7 @@ public final class SoakBench {
     try {
       return s.apply(seq);
     } catch (Exception e) {
-      exceptions.incrementAndGet();
+      seen(exceptions, "submitting application " + seq, e);
       return null;
     }
   }
@@ -410,7 +418,7 @@ public final class SoakBench {
         cs.handle(new AppAttemptRemovedSchedulerEvent(id, RMAppAttemptState.FINISHED, false));
         cs.handle(new AppRemovedSchedulerEvent(id.getApplicationId(), RMAppState.FINISHED));
       } catch (RuntimeException e) {
-        ex.incrementAndGet();
+        seen(ex, "finishing " + id, e);
       }
       // RMAppManager keeps at most yarn.resourcemanager.max-completed-applications; none here
       rm.getRMContext().getRMApps().remove(id.getApplicationId());
@@ -443,8 +451,7 @@ public final class SoakBench {
           .submitReservation(ReservationSubmissionRequest.newInstance(d, "root.dedicated", id));
       return 1;
     } catch (Exception e) {
-      exceptions.incrementAndGet();
-      System.err.println("soak: reservation " + seq + " not accepted: " + e);
+      seen(exceptions, "reservation " + seq + " not accepted", e);
       return 0;
     }
   }
