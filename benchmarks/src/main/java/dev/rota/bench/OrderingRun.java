@@ -294,6 +294,12 @@ public final class OrderingRun {
    */
   static ApplicationAttemptId submit(
       MockRM rm, AbstractYarnScheduler<?, ?> cs, int seq, int asks, int mb) {
+    return submit(rm, cs, seq, asks, mb, "default");
+  }
+
+  /** {@link #submit(MockRM, AbstractYarnScheduler, int, int, int)} to leaf queue {@code queue}. */
+  static ApplicationAttemptId submit(
+      MockRM rm, AbstractYarnScheduler<?, ?> cs, int seq, int asks, int mb, String queue) {
     ApplicationId appId = ApplicationId.newInstance(100, seq);
     ApplicationAttemptId attemptId = ApplicationAttemptId.newInstance(appId, 1);
     RMApp app = mock(RMApp.class);
@@ -310,8 +316,8 @@ public final class OrderingRun {
     cs.handle(
         cs instanceof RotaFairScheduler
             ? new AppAddedSchedulerEvent(
-                appId, "root.default", user, new ApplicationPlacementContext("root.default"))
-            : new AppAddedSchedulerEvent(appId, "default", user));
+                appId, "root." + queue, user, new ApplicationPlacementContext("root." + queue))
+            : new AppAddedSchedulerEvent(appId, queue, user));
     cs.handle(new AppAttemptAddedSchedulerEvent(attemptId, false));
     SchedulerApplicationAttempt sched = cs.getApplicationAttempt(attemptId);
     sched.updateResourceRequests(

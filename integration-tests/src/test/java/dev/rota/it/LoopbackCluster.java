@@ -62,6 +62,15 @@ public final class LoopbackCluster implements AutoCloseable {
 
   /** Starts the ResourceManager alone; add NodeManagers with {@link #addNodeManager}. */
   public static LoopbackCluster start(Path workDir) throws Exception {
+    return start(workDir, Map.of());
+  }
+
+  /**
+   * Starts the ResourceManager alone with {@code rmSettings} on top of the classpath's (e.g. a
+   * short {@code yarn.nm.liveness-monitor.expiry-interval-ms}, a nodes exclude file).
+   */
+  public static LoopbackCluster start(Path workDir, Map<String, String> rmSettings)
+      throws Exception {
     Files.createDirectories(workDir);
     DefaultMetricsSystem.setMiniClusterMode(true);
     QueueMetrics.clearQueueMetrics();
@@ -71,6 +80,7 @@ public final class LoopbackCluster implements AutoCloseable {
     conf.setBoolean(YarnConfiguration.RECOVERY_ENABLED, false);
     conf.setBoolean(YarnConfiguration.TIMELINE_SERVICE_ENABLED, false);
     conf.setBoolean(YarnConfiguration.LOG_AGGREGATION_ENABLED, false);
+    rmSettings.forEach(conf::set);
     MiniYARNCluster mini = newMiniCluster(workDir);
     mini.init(conf);
     mini.start();

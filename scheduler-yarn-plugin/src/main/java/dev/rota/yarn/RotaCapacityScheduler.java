@@ -2,6 +2,7 @@ package dev.rota.yarn;
 
 import dev.rota.yarn.policy.Heartbeat;
 import dev.rota.yarn.policy.OfferOrderingPolicy;
+import dev.rota.yarn.reservation.BrokenReservations;
 import dev.rota.yarn.reservation.ReservationOwners;
 import dev.rota.yarn.spi.InvalidRotaConfigurationException;
 import dev.rota.yarn.spi.RotaScheduler;
@@ -173,13 +174,34 @@ public class RotaCapacityScheduler extends CapacityScheduler implements RotaSche
     if (event instanceof AppAddedSchedulerEvent added
         && !added.getIsAppRecovering()
         && added.getReservationID() != null) {
+      // a reservation Rota's replanner broke is gone from the plan: tell its owner why, instead of
+      // Hadoop's "not currently active"
       java.util.Optional<String> refusal =
-          ReservationOwners.refusal(
-              rmContext,
-              added.getApplicationId(),
-              added.getUser(),
-              added.getQueue(),
-              added.getReservationID());
+          BrokenReservations.of(added.getReservationID().toString())
+              .filter(
+                  b ->
+                      rmContext.getReservationSystem() == null
+                          || rmContext.getReservationSystem().getPlan(b.plan()) == null
+                          || rmContext
+                                  .getReservationSystem()
+                                  .getPlan(b.plan())
+                                  .getReservationById(added.getReservationID())
+                              == null)
+              .map(
+                  b ->
+                      "Rota: application "
+                          + added.getApplicationId()
+                          + " names a reservation that no longer exists. "
+                          + b.diagnostic());
+      if (refusal.isEmpty()) {
+        refusal =
+            ReservationOwners.refusal(
+                rmContext,
+                added.getApplicationId(),
+                added.getUser(),
+                added.getQueue(),
+                added.getReservationID());
+      }
       if (refusal.isPresent()) {
         // as CapacityScheduler rejects an application it cannot place: the client's report says why
         LOG.warn(refusal.get());

@@ -25,14 +25,21 @@ import org.apache.hadoop.metrics2.lib.Interns;
  *       LastOverrunMs}: how long after their reservation's end (RM clock).
  * </ul>
  *
- * The most recent {@value #RECENT} reports are also kept as values ({@link #recent()}), one per
+ * Record {@code Replanning} ({@link RotaPlanner}, when the plan's capacity fell below what it
+ * holds, e.g. NodeManagers lost or decommissioned): {@code Replannings} (passes that found the plan
+ * over-committed), and over them the reservations {@code ReplanKept} (allocation unchanged), {@code
+ * ReplanMoved} (re-placed, contract still met) and {@code ReplanBroken} (contract no longer met,
+ * removed from the plan and reported, see {@link BrokenReservations}). Alert on {@code
+ * ReplanBroken} &gt; 0.
+ *
+ * <p>The most recent {@value #RECENT} reports are also kept as values ({@link #recent()}), one per
  * event, each naming the reservation and the application.
  */
 public final class ReservationOverrunMetrics implements MetricsSource {
   public static final String SOURCE_NAME = "RotaReservationMetrics";
 
   static final String DESCRIPTION =
-      "Rota: reservations that ended while their applications still had work";
+      "Rota: reservations that ended while their applications still had work, and replanning";
 
   /** Reports kept for {@link #recent()}. */
   static final int RECENT = 64;
@@ -54,6 +61,20 @@ public final class ReservationOverrunMetrics implements MetricsSource {
       Interns.info("OverrunMsTotal", "Sum of finish time minus reservation end, ms");
   private static final MetricsInfo LAST_MS =
       Interns.info("LastOverrunMs", "The latest finished application's overrun, ms");
+
+  private static final MetricsInfo REPLAN_RECORD =
+      Interns.info("Replanning", "Rota's replanner after the plan's capacity fell");
+  private static final MetricsInfo REPLANS =
+      Interns.info("Replannings", "Replanning passes that found the plan over-committed");
+  private static final MetricsInfo REPLAN_KEPT =
+      Interns.info("ReplanKept", "Reservations whose allocation a replanning kept");
+  private static final MetricsInfo REPLAN_MOVED =
+      Interns.info("ReplanMoved", "Reservations a replanning re-placed, contract still met");
+  private static final MetricsInfo REPLAN_BROKEN =
+      Interns.info("ReplanBroken", "Reservations a replanning could not honour and removed");
+
+  /** A snapshot of the replanning counters. */
+  public record ReplanCounts(long replannings, long kept, long moved, long broken) {}
 
   /** What happened to an application when its reservation ended. */
   public enum Outcome {
@@ -101,6 +122,10 @@ public final class ReservationOverrunMetrics implements MetricsSource {
   private static long finished;
   private static long totalMs;
   private static long lastMs;
+  private static long replans;
+  private static long replanKept;
+  private static long replanMoved;
+  private static long replanBroken;
   private static final Deque<Report> REPORTS = new ArrayDeque<>();
 
   private ReservationOverrunMetrics() {}
@@ -145,6 +170,22 @@ public final class ReservationOverrunMetrics implements MetricsSource {
     }
   }
 
+  static void recordReplan(int kept, int moved, int broken) {
+    synchronized (LOCK) {
+      replans++;
+      replanKept += kept;
+      replanMoved += moved;
+      replanBroken += broken;
+    }
+  }
+
+  /** The replanning counters now (since the JVM started). */
+  public static ReplanCounts replanCounts() {
+    synchronized (LOCK) {
+      return new ReplanCounts(replans, replanKept, replanMoved, replanBroken);
+    }
+  }
+
   /** The counters now (since the JVM started). */
   public static Counts counts() {
     synchronized (LOCK) {
@@ -171,5 +212,13 @@ public final class ReservationOverrunMetrics implements MetricsSource {
         .addCounter(FINISHED, c.overrunFinished())
         .addCounter(TOTAL_MS, c.overrunMsTotal())
         .addGauge(LAST_MS, c.lastOverrunMs());
+    ReplanCounts r = replanCounts();
+    collector
+        .addRecord(REPLAN_RECORD)
+        .setContext("yarn")
+        .addCounter(REPLANS, r.replannings())
+        .addCounter(REPLAN_KEPT, r.kept())
+        .addCounter(REPLAN_MOVED, r.moved())
+        .addCounter(REPLAN_BROKEN, r.broken());
   }
 }

@@ -141,8 +141,13 @@ public class RotaPlanFollower extends CapacitySchedulerPlanFollower {
       String now = where(app);
       List<ApplicationAttemptId> left = scheduler.getAppsInQueue(f[1]);
       boolean killed = left != null && left.contains(attempts.get(i)) || now == null || !shouldMove;
+      java.util.Optional<BrokenReservations.Broken> broken = BrokenReservations.of(f[0]);
       String endText =
-          end < 0 ? "was deleted" : "ended at " + Instant.ofEpochMilli(end) + " (" + end + " ms)";
+          broken.isPresent()
+              ? "was broken by Rota's replanner (" + broken.get().reason() + ")"
+              : end < 0
+                  ? "was deleted"
+                  : "ended at " + Instant.ofEpochMilli(end) + " (" + end + " ms)";
       String message =
           String.format(
               Locale.ROOT,
@@ -163,6 +168,10 @@ public class RotaPlanFollower extends CapacitySchedulerPlanFollower {
                       + now
                       + ", where it continues best-effort, without a guarantee");
       LOG.warn(message);
+      if (broken.isPresent()) {
+        // the owner reads it in the application's report (yarn application -status, the RM UI)
+        appendDiagnostics(app, broken.get().diagnostic());
+      }
       ReservationOverrunMetrics.record(
           new ReservationOverrunMetrics.Report(
               f[0],
@@ -229,6 +238,17 @@ public class RotaPlanFollower extends CapacitySchedulerPlanFollower {
           moving);
       def.setMaxApplications(Math.max(def.getMaxApplications(), apps));
       def.setMaxApplicationsPerUser(Math.max(def.getMaxApplicationsPerUser(), perUser));
+    }
+  }
+
+  private void appendDiagnostics(ApplicationId app, String text) {
+    RMContext ctx = scheduler instanceof CapacityScheduler cs ? cs.getRMContext() : null;
+    RMApp a = ctx == null ? null : ctx.getRMApps().get(app);
+    if (a != null) {
+      StringBuilder d = a.getDiagnostics(); // RMAppImpl's own builder
+      synchronized (d) {
+        d.append(d.length() == 0 ? "" : "\n").append(text);
+      }
     }
   }
 

@@ -30,17 +30,20 @@ import org.slf4j.LoggerFactory;
  * reservations as Hadoop's {@code SimpleCapacityReplanner} does. Leases that started before now
  * never move.
  *
- * <p>The result is written back to Hadoop's plan: broken reservations are deleted and logged at
- * WARN with the reason (their contract can no longer be met); moved ones are deleted and re-added
- * with their new intervals (physical capacity checked, quotas not re-checked: they govern
- * admission) and logged at INFO; their acceptance time is kept. Pinned reservations (not placed by
- * Rota, see {@link PlanConversion}) are kept or broken, never moved. A plan whose capacity is zero
- * in every dimension is left alone: that is a ResourceManager starting or recovering before its
- * NodeManagers register, not a capacity loss.
+ * <p>The result is written back to Hadoop's plan: broken reservations are deleted, logged at WARN
+ * with the reason (their contract can no longer be met) and recorded in {@link BrokenReservations}
+ * (their owners read it as an application's diagnostics); moved ones are deleted and re-added with
+ * their new intervals (physical capacity checked, quotas not re-checked: they govern admission) and
+ * logged at INFO; their acceptance time is kept. Pinned reservations (not placed by Rota, see
+ * {@link PlanConversion}) are kept or broken, never moved. A plan whose capacity is zero in every
+ * dimension is left alone: that is a ResourceManager starting or recovering before its NodeManagers
+ * register, not a capacity loss.
  *
  * <p>Time: "now" is read from the planner's {@link Clock} ({@link UTCClock} by default, the clock
  * Hadoop's {@code SimpleCapacityReplanner} uses), or handed in ({@link #replan}); a test drives it
- * with a {@code ControlledClock}.
+ * with a {@code ControlledClock}. Every pass that changes the plan counts the reservations kept,
+ * moved and broken in {@link ReservationOverrunMetrics} (record {@code Replanning}) and logs them
+ * in one INFO line.
  */
 public class RotaPlanner implements Planner {
 
@@ -116,16 +119,35 @@ public class RotaPlanner implements Planner {
       }
       // the replanner re-placed inside the core plan; Hadoop's plan is changed below
       mirror.invalidate();
-      apply(plan, result, now, step);
+      int[] movedBroken = apply(plan, result, now, step, nowMs);
+      int kept = result.outcomes().size() - movedBroken[0] - movedBroken[1];
+      ReservationOverrunMetrics.ensureRegistered();
+      ReservationOverrunMetrics.recordReplan(kept, movedBroken[0], movedBroken[1]);
+      LOG.info(
+          "Rota replanner ({}) on plan {}: the plan's capacity fell to {}: {} reservation(s) kept, {}"
+              + " moved, {} broken",
+          result.mode(),
+          plan.getQueueName(),
+          plan.getTotalCapacity(),
+          kept,
+          movedBroken[0],
+          movedBroken[1]);
       return result;
     } finally {
       mirror.lock().unlock();
     }
   }
 
-  /** Writes a replanning result into Hadoop's plan: broken ones deleted, moved ones re-added. */
-  private static void apply(Plan plan, ReplanResult result, long now, long step)
+  /**
+   * Writes a replanning result into Hadoop's plan: broken ones deleted, moved ones re-added; every
+   * reservation removed is logged at WARN and recorded in {@link BrokenReservations}. Returns
+   * {moved, broken} as they ended up in Hadoop's plan (a move that cannot be re-added is broken).
+   */
+  private static int[] apply(Plan plan, ReplanResult result, long now, long step, long nowMs)
       throws PlanningException {
+    int movedCount = 0;
+    int brokenCount = 0;
+    String capacity = plan.getTotalCapacity().toString();
     // take out everything that changes first, so that re-adding never meets a not-yet-moved
     // reservation
     List<ReservationAllocation> moved = new ArrayList<>();
@@ -140,13 +162,25 @@ public class RotaPlanner implements Planner {
       }
       plan.deleteReservation(old.getReservationId());
       if (o.status() == ReplanResult.Status.BROKEN) {
+        String reason = o.reason().map(r -> r.describe().strip().replace('\n', ' ')).orElse("?");
         LOG.warn(
-            "Rota replanner ({}) on plan {}: reservation {} of user {} can no longer be met and was removed: {}",
+            "Rota replanner ({}) on plan {}: reservation {} of user {} can no longer be met after the"
+                + " plan's capacity fell to {} and was removed: {}",
             result.mode(),
             plan.getQueueName(),
             o.id(),
-            o.user(),
-            o.reason().map(r -> r.describe().strip().replace('\n', ' ')).orElse("?"));
+            old.getUser(),
+            capacity,
+            reason);
+        BrokenReservations.record(
+            new BrokenReservations.Broken(
+                old.getReservationId().toString(),
+                old.getUser(),
+                plan.getQueueName(),
+                nowMs,
+                capacity,
+                reason));
+        brokenCount++;
       } else {
         moved.add(old);
         movedTo.add(o.after());
@@ -187,6 +221,7 @@ public class RotaPlanner implements Planner {
           plan.addReservation(a, false);
         }
       } catch (PlanningException e) {
+        String reason = "its new placement could not be re-added to the plan: " + e.getMessage();
         LOG.warn(
             "Rota replanner ({}) on plan {}: reservation {} of user {} could not be re-added after moving "
                 + "and was removed: {}",
@@ -195,8 +230,18 @@ public class RotaPlanner implements Planner {
             old.getReservationId(),
             old.getUser(),
             e.getMessage());
+        BrokenReservations.record(
+            new BrokenReservations.Broken(
+                old.getReservationId().toString(),
+                old.getUser(),
+                plan.getQueueName(),
+                nowMs,
+                capacity,
+                reason));
+        brokenCount++;
         continue;
       }
+      movedCount++;
       a.setAcceptanceTimestamp(old.getAcceptanceTime());
       LOG.info(
           "Rota replanner ({}) on plan {}: moved reservation {} of user {}: {} -> {} bundle-steps from step {}",
@@ -208,6 +253,7 @@ public class RotaPlanner implements Planner {
           after.work(),
           after.start().orElse(now));
     }
+    return new int[] {movedCount, brokenCount};
   }
 
   private static ReservationId hadoopId(String id) throws PlanningException {

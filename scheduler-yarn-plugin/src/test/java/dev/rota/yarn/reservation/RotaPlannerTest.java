@@ -91,6 +91,7 @@ class RotaPlannerTest {
     InMemoryPlan plan = twoGangs(a, older, newer);
     plan.setTotalCapacity(Resource.newInstance(4 * 1024, 4)); // a gang of 5 fits nowhere
 
+    ReservationOverrunMetrics.ReplanCounts before = ReservationOverrunMetrics.replanCounts();
     ReplanResult r = ((RotaPlanner) plan.getReplanner()).replan(plan, a * Plans.STEP);
 
     assertEquals(2, r.broken().size());
@@ -98,6 +99,21 @@ class RotaPlannerTest {
         r.broken().get(0).reason().orElseThrow().describe().contains("g = 5"),
         r.broken().get(0).reason().get().describe());
     assertTrue(plan.getAllReservations().isEmpty());
+    // reported: counted, and kept for the owner with the reason and the new capacity
+    ReservationOverrunMetrics.ReplanCounts after = ReservationOverrunMetrics.replanCounts();
+    assertEquals(1, after.replannings() - before.replannings());
+    assertEquals(2, after.broken() - before.broken());
+    assertEquals(0, after.moved() - before.moved());
+    for (ReservationId id : List.of(older, newer)) {
+      BrokenReservations.Broken b = BrokenReservations.of(id.toString()).orElseThrow();
+      assertEquals(a * Plans.STEP, b.atMs());
+      assertTrue(
+          b.diagnostic().contains("reservation " + id + " of user")
+              && b.diagnostic().contains("was broken by Rota's replanner")
+              && b.diagnostic().contains("<memory:4096, vCores:4>")
+              && b.diagnostic().contains("CONTRACT_BROKEN"),
+          b.diagnostic());
+    }
   }
 
   @Test
