@@ -35,6 +35,9 @@ class HaFailoverIT extends RestartScenario {
         "org.apache.hadoop.yarn.server.resourcemanager.recovery.ZKRMStateStore",
         "hadoop.zk.address",
         zk.getConnectString(),
+        // the embedded elector of Hadoop 3.5.0 reads only this key, the ZooKeeper store both
+        YarnConfiguration.RM_ZK_ADDRESS,
+        zk.getConnectString(),
         YarnConfiguration.RM_CLUSTER_ID,
         "rota-ha",
         YarnConfiguration.AUTO_FAILOVER_ENABLED,

@@ -65,10 +65,11 @@ public class RotaPlanFollower extends CapacitySchedulerPlanFollower {
 
   @Override
   public synchronized void synchronizePlan(Plan plan, boolean shouldReplan) {
+    boolean reindexed = reindexReservationQueues(plan);
     Map<String, List<Float>> before = entitlements(plan);
     super.synchronizePlan(plan, shouldReplan);
     reportFinishedOverruns();
-    if (before.equals(entitlements(plan))) {
+    if (!reindexed && before.equals(entitlements(plan))) {
       return; // the follower re-set the same entitlements: nothing to recompute
     }
     if (scheduler instanceof RotaScheduler rota) {
@@ -312,6 +313,40 @@ public class RotaPlanFollower extends CapacitySchedulerPlanFollower {
       return;
     }
     super.createDefaultReservationQueue(planQueueName, queue, defReservationId);
+  }
+
+  /**
+   * Puts the plan queue's reservation queues that the scheduler no longer finds by name back into
+   * its queue index. In Hadoop 3.5.0 a queue refresh ({@code refreshQueues}, an AdaptiveConfig
+   * tuning, the {@code refreshAll} of an HA transition to active) rebuilds the index from the
+   * configuration: the plan queue keeps its reservation queues, with their applications, but the
+   * index loses them. Hadoop's follower then cannot size them ("The specified Queue: reservation_…
+   * doesn't exist"), so a running reservation gets no further containers until it ends, and then
+   * cannot be expired either. Observed in {@code HaFailoverIT}: the reserved application stalled
+   * after the failover. Returns whether a queue was put back.
+   */
+  private boolean reindexReservationQueues(Plan plan) {
+    if (!(scheduler instanceof CapacityScheduler cs)) {
+      return false;
+    }
+    CSQueue planQueue = cs.getQueue(plan.getQueueName());
+    if (!(planQueue instanceof PlanQueue) || planQueue.getChildQueues() == null) {
+      return false;
+    }
+    boolean any = false;
+    for (CSQueue child : planQueue.getChildQueues()) {
+      if (cs.getQueue(child.getQueuePath()) == null && cs.getQueue(child.getQueueName()) == null) {
+        cs.getCapacitySchedulerQueueManager().addQueue(child.getQueuePath(), child);
+        LOG.info(
+            "Rota plan follower: reservation queue {} of plan {} was dropped from the scheduler's"
+                + " queue index by a queue refresh; put back ({} applications)",
+            child.getQueuePath(),
+            plan.getQueueName(),
+            child.getNumApplications());
+        any = true;
+      }
+    }
+    return any;
   }
 
   /** The scheduler queue the application is in now, or null when the scheduler no longer has it. */
