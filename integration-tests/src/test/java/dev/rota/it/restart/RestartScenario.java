@@ -359,6 +359,19 @@ abstract class RestartScenario {
       assertEquals(
           1, r.getCurrentApplicationAttemptId().getAttemptId(), a + " kept its first attempt");
     }
+    // the new plan follower keeps the reservation's queue sized (3 of the plan's 6 GiB), also after
+    // the queue refreshes of the new ResourceManager's tuner
+    await(
+        "the reservation's queue is found and holds its entitlement in the new ResourceManager",
+        15,
+        () ->
+            cs(now).getQueue(rid.toString()) != null
+                && Math.abs(cs(now).getQueue(rid.toString()).getCapacity() - 0.5f) < 1e-3,
+        () ->
+            "queue "
+                + (cs(now).getQueue(rid.toString()) == null
+                    ? "not found"
+                    : "capacity " + cs(now).getQueue(rid.toString()).getCapacity()));
     ApplicationReport rr = client.getApplicationReport(inReservation);
     assertTrue(rr.getDiagnostics().contains("2 tasks in 1 stages done"), rr.getDiagnostics());
     ApplicationReport lr = client.getApplicationReport(longApp);

@@ -206,6 +206,7 @@ public class RotaPlanFollower extends CapacitySchedulerPlanFollower {
     for (CSQueue c : plan.getChildQueues()) {
       if (c instanceof AbstractLeafQueue l
           && (c.getQueueName().equals(defaultQueue)
+              || c.getQueuePath().equals(defaultQueue)
               || c.getQueuePath().endsWith("." + defaultQueue))) {
         def = l;
       }
