@@ -72,16 +72,69 @@ public final class LoopbackCluster implements AutoCloseable {
   public static LoopbackCluster start(Path workDir, Map<String, String> rmSettings)
       throws Exception {
     Files.createDirectories(workDir);
-    DefaultMetricsSystem.setMiniClusterMode(true);
-    QueueMetrics.clearQueueMetrics();
     YarnConfiguration conf =
         new YarnConfiguration(); // yarn-site.xml from the classpath: conf/hybrid's
     conf.setBoolean(YarnConfiguration.YARN_MINICLUSTER_FIXED_PORTS, false);
     conf.setBoolean(YarnConfiguration.RECOVERY_ENABLED, false);
+    rmSettings.forEach(conf::set);
+    return start(workDir, conf, 1);
+  }
+
+  /**
+   * Starts {@code resourceManagers} ResourceManagers (more than one: an HA pair, rm0 active first)
+   * on fixed ports chosen now, so that a restarted or failed-over ResourceManager listens where the
+   * NodeManagers, application masters and clients already look; {@code settings} go on top of the
+   * classpath's yarn-site.xml (e.g. recovery, the state store, ZooKeeper). Add NodeManagers with
+   * {@link #addNodeManager}.
+   */
+  public static LoopbackCluster startRestartable(
+      Path workDir, int resourceManagers, Map<String, String> settings) throws Exception {
+    Files.createDirectories(workDir);
+    YarnConfiguration conf = new YarnConfiguration();
+    settings.forEach(conf::set);
+    conf.setBoolean(YarnConfiguration.YARN_MINICLUSTER_FIXED_PORTS, true);
+    List<String> keys =
+        List.of(
+            YarnConfiguration.RM_ADDRESS,
+            YarnConfiguration.RM_SCHEDULER_ADDRESS,
+            YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS,
+            YarnConfiguration.RM_ADMIN_ADDRESS,
+            YarnConfiguration.RM_WEBAPP_ADDRESS,
+            YarnConfiguration.RM_WEBAPP_HTTPS_ADDRESS);
+    if (resourceManagers > 1) {
+      List<String> ids = new ArrayList<>();
+      for (int i = 0; i < resourceManagers; i++) {
+        ids.add("rm" + i);
+      }
+      conf.setBoolean(YarnConfiguration.RM_HA_ENABLED, true);
+      conf.set(YarnConfiguration.RM_HA_IDS, String.join(",", ids));
+      for (String id : ids) {
+        for (String key : keys) {
+          conf.set(key + "." + id, "localhost:" + freePort());
+        }
+      }
+    } else {
+      for (String key : keys) {
+        conf.set(key, "localhost:" + freePort());
+      }
+    }
+    return start(workDir, conf, resourceManagers);
+  }
+
+  private static int freePort() throws IOException {
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      s.setReuseAddress(true);
+      return s.getLocalPort();
+    }
+  }
+
+  private static LoopbackCluster start(Path workDir, YarnConfiguration conf, int resourceManagers)
+      throws Exception {
+    DefaultMetricsSystem.setMiniClusterMode(true);
+    QueueMetrics.clearQueueMetrics();
     conf.setBoolean(YarnConfiguration.TIMELINE_SERVICE_ENABLED, false);
     conf.setBoolean(YarnConfiguration.LOG_AGGREGATION_ENABLED, false);
-    rmSettings.forEach(conf::set);
-    MiniYARNCluster mini = newMiniCluster(workDir);
+    MiniYARNCluster mini = newMiniCluster(workDir, resourceManagers);
     mini.init(conf);
     mini.start();
     Path clientDir = Files.createDirectories(workDir.resolve("client-conf"));
@@ -122,12 +175,12 @@ public final class LoopbackCluster implements AutoCloseable {
     }
   }
 
-  private static MiniYARNCluster newMiniCluster(Path workDir) {
+  private static MiniYARNCluster newMiniCluster(Path workDir, int resourceManagers) {
     String key = "test.build.data"; // where MiniYARNCluster puts its directories
     String previous = System.getProperty(key);
     System.setProperty(key, workDir.toString());
     try {
-      return new MiniYARNCluster("loopback", 0, 1, 1);
+      return new MiniYARNCluster("loopback", resourceManagers, 0, 1, 1);
     } finally {
       if (previous == null) {
         System.clearProperty(key);
@@ -159,8 +212,33 @@ public final class LoopbackCluster implements AutoCloseable {
     return c;
   }
 
+  /** The active ResourceManager (the only one without HA). */
   public ResourceManager rm() {
     return cluster.getResourceManager();
+  }
+
+  /** ResourceManager {@code i} (rm{@code i} with HA). */
+  public ResourceManager rm(int i) {
+    return cluster.getResourceManager(i);
+  }
+
+  /** The index of the active ResourceManager, -1 if none is active. */
+  public int activeIndex() {
+    return cluster.getActiveRMIndex();
+  }
+
+  /** Stops ResourceManager {@code i}; the NodeManagers keep running. */
+  public void stopResourceManager(int i) {
+    cluster.stopResourceManager(i);
+  }
+
+  /**
+   * Stops ResourceManager {@code i} if it runs and starts a new one in its place, from the
+   * cluster's configuration (on the same ports, when started with {@link #startRestartable}); the
+   * NodeManagers keep running.
+   */
+  public void restartResourceManager(int i) throws InterruptedException {
+    cluster.restartResourceManager(i);
   }
 
   /**

@@ -57,16 +57,25 @@ public final class ShippedConf implements AutoCloseable {
    * Installs {@code conf/<set>/<file>} for each of {@code files} first on this test's classpath.
    */
   public static ShippedConf install(String set, List<String> files) throws IOException {
+    return install(set, shipped(set), files);
+  }
+
+  /**
+   * Installs {@code <from>/<file>} for each of {@code files} first on this test's classpath: a set
+   * a test composed itself from shipped ones ({@code label} names it in messages).
+   */
+  public static ShippedConf install(String label, Path from, List<String> files)
+      throws IOException {
     Path dir;
     try {
       dir = Path.of(ShippedConf.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     } catch (URISyntaxException e) {
       throw new IOException(e);
     }
-    ShippedConf installed = new ShippedConf(set, dir);
+    ShippedConf installed = new ShippedConf(label, dir);
     for (String name : files) {
       Path target = dir.resolve(name);
-      installed.copies.copy(shipped(set).resolve(name), target);
+      installed.copies.copy(from.resolve(name), target);
       URL seen = Thread.currentThread().getContextClassLoader().getResource(name);
       try {
         if (seen == null || !Files.isSameFile(Path.of(seen.toURI()), target)) {

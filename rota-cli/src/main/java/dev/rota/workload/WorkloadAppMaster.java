@@ -315,6 +315,16 @@ public final class WorkloadAppMaster {
     throw new IllegalStateException("no task " + pick);
   }
 
+  /** The NodeManager's refusal of a container allocated before an RM restart or failover. */
+  static boolean allocatedByPreviousRm(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c.getMessage() != null && c.getMessage().contains("allocated by a previous RM")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static String seconds(long ms) {
     return String.format(Locale.ROOT, "%.2f s", ms / 1000.0);
   }
@@ -554,6 +564,16 @@ public final class WorkloadAppMaster {
     public void onStartContainerError(ContainerId id, Throwable t) {
       synchronized (lock) {
         Running r = running.remove(id);
+        if (r != null && !r.isClone() && failure == null && allocatedByPreviousRm(t)) {
+          // allocated just before an RM restart or failover and started after it: the NodeManager
+          // refuses such containers; the task is asked for again from the new ResourceManager
+          LOG.warn(
+              "{} in {} was allocated by the previous ResourceManager; asking for it again",
+              r.task(),
+              id);
+          enqueue(List.of(r.task()));
+          return;
+        }
         fail("could not start " + (r == null ? "" : r.task() + " in ") + id + ": " + t);
       }
     }

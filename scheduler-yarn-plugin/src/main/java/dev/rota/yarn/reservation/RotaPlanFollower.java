@@ -19,6 +19,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.reservation.Plan;
 import org.apache.hadoop.yarn.server.resourcemanager.reservation.ReservationAllocation;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.Queue;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceLimits;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplication;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicationAttempt;
@@ -54,6 +55,7 @@ public class RotaPlanFollower extends CapacitySchedulerPlanFollower {
 
   private static final Logger LOG = LoggerFactory.getLogger(RotaPlanFollower.class);
   private boolean warnedUnlocked;
+  private boolean reindexedLogged;
 
   /** Applications of ended reservations that still run, until they finish. */
   private final Map<ApplicationId, Overrun> overrunning = new LinkedHashMap<>();
@@ -63,10 +65,11 @@ public class RotaPlanFollower extends CapacitySchedulerPlanFollower {
 
   @Override
   public synchronized void synchronizePlan(Plan plan, boolean shouldReplan) {
+    boolean reindexed = reindexReservationQueues(plan);
     Map<String, List<Float>> before = entitlements(plan);
     super.synchronizePlan(plan, shouldReplan);
     reportFinishedOverruns();
-    if (before.equals(entitlements(plan))) {
+    if (!reindexed && before.equals(entitlements(plan))) {
       return; // the follower re-set the same entitlements: nothing to recompute
     }
     if (scheduler instanceof RotaScheduler rota) {
@@ -90,7 +93,8 @@ public class RotaPlanFollower extends CapacitySchedulerPlanFollower {
    */
   @Override
   protected void cleanupExpiredQueues(
-      String planQueueName, boolean shouldMove, Set<String> toRemove, String defReservationQueue) {
+      String planQueueName, boolean shouldMove, Set<String> expired, String defReservationQueue) {
+    Set<String> toRemove = withoutDefaultQueue(planQueueName, expired, defReservationQueue);
     List<String[]> found = new ArrayList<>(); // {reservation, queue, running containers, pending}
     List<ApplicationAttemptId> attempts = new ArrayList<>();
     for (String id : toRemove) {
@@ -211,6 +215,7 @@ public class RotaPlanFollower extends CapacitySchedulerPlanFollower {
     for (CSQueue c : plan.getChildQueues()) {
       if (c instanceof AbstractLeafQueue l
           && (c.getQueueName().equals(defaultQueue)
+              || c.getQueuePath().equals(defaultQueue)
               || c.getQueuePath().endsWith("." + defaultQueue))) {
         def = l;
       }
@@ -250,6 +255,119 @@ public class RotaPlanFollower extends CapacitySchedulerPlanFollower {
         d.append(d.length() == 0 ? "" : "\n").append(text);
       }
     }
+  }
+
+  /**
+   * The scheduler's name for a queue of the plan. Hadoop's follower names a plan's default queue
+   * after the plan queue's path ({@code root.dedicated-default}), but CapacityScheduler creates and
+   * indexes the default queue from the configuration as {@code dedicated-default}, path {@code
+   * root.dedicated.dedicated-default}. In Hadoop 3.5.0 the follower therefore takes the scheduler's
+   * default queue for an ended reservation, removes it and creates a second one named {@code
+   * root.dedicated-default}; a queue refresh ({@code refreshQueues}, an AdaptiveConfig tuning, the
+   * {@code refreshAll} of an HA transition to active) then indexes that one by its path, and the
+   * follower no longer finds its default queue: every tick fails to release the default queue's
+   * capacity ("The specified Queue: root.dedicated-default doesn't exist"), no reservation that
+   * starts after the refresh is given capacity ("Sum of child queues should exceed 100%") and its
+   * applications are refused ("already has 0 applications"). Observed in {@code FileStoreRestartIT}
+   * (the tuner's refresh). This resolves the follower's name to the scheduler's default queue, so
+   * there is one default queue, under one name, before and after refreshes.
+   */
+  @Override
+  protected String getReservationQueueName(String planQueueName, String reservationId) {
+    String name = super.getReservationQueueName(planQueueName, reservationId);
+    if (!(scheduler instanceof CapacityScheduler cs)
+        || name.indexOf('.') < 0
+        || cs.getQueue(name) != null) {
+      return name;
+    }
+    CSQueue plan = cs.getQueue(planQueueName);
+    if (plan == null) {
+      return name;
+    }
+    String reindexed = plan.getQueuePath() + "." + name.substring(name.lastIndexOf('.') + 1);
+    CSQueue q = cs.getQueue(reindexed);
+    if (q == null
+        || q.getParent() == null
+        || !q.getParent().getQueuePath().equals(plan.getQueuePath())) {
+      return name;
+    }
+    if (!reindexedLogged) {
+      reindexedLogged = true;
+      LOG.info(
+          "Rota plan follower: using the scheduler's default queue {} of plan {} (Hadoop's follower"
+              + " names it {})",
+          reindexed,
+          planQueueName,
+          name);
+    }
+    return reindexed;
+  }
+
+  /**
+   * {@code expired} without the plan's default queue: CapacityScheduler creates that queue itself
+   * ({@code dedicated-default}), and Hadoop's follower, which looks for {@code
+   * root.dedicated-default}, would otherwise take it for an ended reservation and remove it.
+   */
+  private Set<String> withoutDefaultQueue(
+      String planQueueName, Set<String> expired, String defaultQueue) {
+    if (!(scheduler instanceof CapacityScheduler cs) || cs.getQueue(defaultQueue) == null) {
+      return expired;
+    }
+    CSQueue def = cs.getQueue(defaultQueue);
+    Set<String> out = new java.util.HashSet<>();
+    for (String id : expired) {
+      if (cs.getQueue(getReservationQueueName(planQueueName, id)) != def) {
+        out.add(id);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Hadoop's creation of the plan's default queue, skipped when the scheduler already has it under
+   * its indexed name ({@link #getReservationQueueName}).
+   */
+  @Override
+  protected void createDefaultReservationQueue(
+      String planQueueName, Queue queue, String defReservationId) {
+    if (!getReservationQueueName(planQueueName, defReservationId).equals(defReservationId)) {
+      return;
+    }
+    super.createDefaultReservationQueue(planQueueName, queue, defReservationId);
+  }
+
+  /**
+   * Puts the plan queue's reservation queues that the scheduler no longer finds by name back into
+   * its queue index. In Hadoop 3.5.0 a queue refresh ({@code refreshQueues}, an AdaptiveConfig
+   * tuning, the {@code refreshAll} of an HA transition to active) rebuilds the index from the
+   * configuration: the plan queue keeps its reservation queues, with their applications, but the
+   * index loses them. Hadoop's follower then cannot size them ("The specified Queue: reservation_…
+   * doesn't exist"), so a running reservation gets no further containers until it ends, and then
+   * cannot be expired either. Observed in {@code HaFailoverIT}: the reserved application stalled
+   * after the failover. Returns whether a queue was put back.
+   */
+  private boolean reindexReservationQueues(Plan plan) {
+    if (!(scheduler instanceof CapacityScheduler cs)) {
+      return false;
+    }
+    CSQueue planQueue = cs.getQueue(plan.getQueueName());
+    if (!(planQueue instanceof PlanQueue) || planQueue.getChildQueues() == null) {
+      return false;
+    }
+    boolean any = false;
+    for (CSQueue child : planQueue.getChildQueues()) {
+      if (cs.getQueue(child.getQueuePath()) == null && cs.getQueue(child.getQueueName()) == null) {
+        cs.getCapacitySchedulerQueueManager().addQueue(child.getQueuePath(), child);
+        LOG.info(
+            "Rota plan follower: reservation queue {} of plan {} was dropped from the scheduler's"
+                + " queue index by a queue refresh; put back ({} applications)",
+            child.getQueuePath(),
+            plan.getQueueName(),
+            child.getNumApplications());
+        any = true;
+      }
+    }
+    return any;
   }
 
   /** The scheduler queue the application is in now, or null when the scheduler no longer has it. */
