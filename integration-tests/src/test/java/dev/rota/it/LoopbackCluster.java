@@ -1,20 +1,15 @@
 package dev.rota.it;
 
+import dev.rota.cli.demo.EmbeddedYarn;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
-import org.apache.hadoop.yarn.server.MiniYARNCluster;
 import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
 import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
 
 /**
  * A MiniYARNCluster ResourceManager with stock NodeManagers, each on its own loopback address
@@ -22,27 +17,19 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
  * classpath's yarn-site.xml / capacity-scheduler.xml; a NodeManager may add its own settings (its
  * resources, its configured node attributes) and may join later ({@link #addNodeManager}).
  *
- * <p>Why not MiniYARNCluster's own NodeManagers: it registers every one of them as host {@code
- * localhost}, and YARN's opportunistic allocator ({@code NodeQueueLoadMonitor}, keyed by host name)
- * then sends every OPPORTUNISTIC container to the one NodeManager that registered last. Stock
- * NodeManagers on distinct addresses register as distinct hosts, as on a real cluster, and give
- * containers exactly the resources they advertise (MiniYARNCluster's queueing NodeManagers
- * hard-code 8 GiB / 10 vcores).
+ * <p>The cluster itself is the demo's {@link EmbeddedYarn} (one implementation of the loopback
+ * NodeManagers; its class comment says why MiniYARNCluster's own NodeManagers cannot be used: they
+ * all register as {@code localhost}, and YARN's opportunistic allocator then sends every
+ * OPPORTUNISTIC container to the last one). This class only starts it from the classpath's
+ * configuration instead of a configuration directory.
  */
-// -Xlint:try: close() joins the NodeManagers' stopper threads and lets an interrupt through on
-// purpose
-@SuppressWarnings("try")
 public final class LoopbackCluster implements AutoCloseable {
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
-  private final MiniYARNCluster cluster;
-  private final List<NodeManager> nodeManagers = new ArrayList<>();
-  private final Path clientConfDir;
-  private final Path workDir;
+  private final EmbeddedYarn yarn;
 
-  private LoopbackCluster(MiniYARNCluster cluster, Path clientConfDir, Path workDir) {
-    this.cluster = cluster;
-    this.clientConfDir = clientConfDir;
-    this.workDir = workDir;
+  private LoopbackCluster(EmbeddedYarn yarn) {
+    this.yarn = yarn;
   }
 
   /** Starts the ResourceManager and {@code nodes} NodeManagers with the classpath's settings. */
@@ -62,131 +49,49 @@ public final class LoopbackCluster implements AutoCloseable {
 
   /** Starts the ResourceManager alone; add NodeManagers with {@link #addNodeManager}. */
   public static LoopbackCluster start(Path workDir) throws Exception {
-    Files.createDirectories(workDir);
-    DefaultMetricsSystem.setMiniClusterMode(true);
-    QueueMetrics.clearQueueMetrics();
-    YarnConfiguration conf =
-        new YarnConfiguration(); // yarn-site.xml from the classpath: conf/hybrid's
-    conf.setBoolean(YarnConfiguration.YARN_MINICLUSTER_FIXED_PORTS, false);
-    conf.setBoolean(YarnConfiguration.RECOVERY_ENABLED, false);
-    conf.setBoolean(YarnConfiguration.TIMELINE_SERVICE_ENABLED, false);
-    conf.setBoolean(YarnConfiguration.LOG_AGGREGATION_ENABLED, false);
-    MiniYARNCluster mini = newMiniCluster(workDir);
-    mini.init(conf);
-    mini.start();
-    Path clientDir = Files.createDirectories(workDir.resolve("client-conf"));
-    try (OutputStream out = Files.newOutputStream(clientDir.resolve(ShippedConf.YARN_SITE))) {
-      mini.getConfig().writeXml(out);
-    }
-    return new LoopbackCluster(mini, clientDir, workDir);
+    // yarn-site.xml and capacity-scheduler.xml from the classpath (a test's ShippedConf)
+    return new LoopbackCluster(EmbeddedYarn.startResourceManager(new YarnConfiguration(), workDir));
   }
 
   /**
    * Starts the next NodeManager, on host {@code 127.0.0.<n+2>}, with {@code extra} settings on top
    * of the cluster's (e.g. {@code yarn.nodemanager.resource.memory-mb}); returns its host.
    */
-  public synchronized String addNodeManager(Map<String, String> extra) throws IOException {
-    int i = nodeManagers.size();
-    String host = "127.0.0." + (i + 2);
-    Configuration c = nodeManagerConf(cluster.getConfig(), workDir.resolve("nm-" + i), host);
-    extra.forEach(c::set);
-    NodeManager nm = new NodeManager();
-    nm.init(c);
-    nm.start();
-    nodeManagers.add(nm);
-    return host;
+  public String addNodeManager(Map<String, String> extra) throws IOException {
+    return yarn.addNodeManager(extra);
   }
 
   /** Waits until {@code nodes} NodeManagers are registered with the scheduler. */
   public void awaitNodes(int nodes) throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + 60_000_000_000L;
-    while (rm().getResourceScheduler().getNumClusterNodes() < nodes) {
-      if (System.nanoTime() > deadline) {
-        throw new IOException(
-            nodes
-                + " NodeManagers did not register within 60 s ("
-                + rm().getResourceScheduler().getNumClusterNodes()
-                + " did)");
-      }
-      Thread.sleep(50);
-    }
-  }
-
-  private static MiniYARNCluster newMiniCluster(Path workDir) {
-    String key = "test.build.data"; // where MiniYARNCluster puts its directories
-    String previous = System.getProperty(key);
-    System.setProperty(key, workDir.toString());
-    try {
-      return new MiniYARNCluster("loopback", 0, 1, 1);
-    } finally {
-      if (previous == null) {
-        System.clearProperty(key);
-      } else {
-        System.setProperty(key, previous);
-      }
-    }
-  }
-
-  private static Configuration nodeManagerConf(Configuration clusterConf, Path dir, String host)
-      throws IOException {
-    YarnConfiguration c = new YarnConfiguration(clusterConf);
-    c.set(YarnConfiguration.NM_ADDRESS, host + ":0");
-    c.set(YarnConfiguration.NM_LOCALIZER_ADDRESS, host + ":0");
-    c.set(YarnConfiguration.NM_WEBAPP_ADDRESS, host + ":0");
-    c.set(YarnConfiguration.NM_COLLECTOR_SERVICE_ADDRESS, host + ":0");
-    c.set(YarnConfiguration.AMRM_PROXY_ADDRESS, host + ":0");
-    c.set(
-        YarnConfiguration.NM_LOCAL_DIRS, Files.createDirectories(dir.resolve("local")).toString());
-    c.set(YarnConfiguration.NM_LOG_DIRS, Files.createDirectories(dir.resolve("logs")).toString());
-    c.setBoolean(YarnConfiguration.NM_RECOVERY_ENABLED, false);
-    c.setBoolean(YarnConfiguration.NM_PMEM_CHECK_ENABLED, false);
-    c.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
-    c.setBoolean(YarnConfiguration.NM_CONTAINER_MONITOR_ENABLED, false);
-    c.setFloat(YarnConfiguration.NM_MAX_PER_DISK_UTILIZATION_PERCENTAGE, 100.0f);
-    // keep container logs (the test reads them) and do not wait for scheduled deletions on stop
-    c.setLong(YarnConfiguration.NM_LOG_RETAIN_SECONDS, 0);
-    c.setInt(YarnConfiguration.DEBUG_NM_DELETE_DELAY_SEC, 3600);
-    return c;
+    yarn.awaitNodes(nodes, START_TIMEOUT);
   }
 
   public ResourceManager rm() {
-    return cluster.getResourceManager();
+    return yarn.rm();
   }
 
   /**
    * The cluster's directories; NodeManager {@code i} keeps container logs in {@code nm-<i>/logs}.
    */
   public Path workDir() {
-    return workDir;
+    return yarn.workDir();
   }
 
   public List<NodeManager> nodeManagers() {
-    return nodeManagers;
+    return yarn.nodeManagers();
   }
 
   /** A directory holding the client yarn-site.xml (live RM addresses), for AM classpaths. */
   public Path clientConfDir() {
-    return clientConfDir;
+    return yarn.clientConfDir();
   }
 
   public YarnClient newClient() {
-    YarnClient c = YarnClient.createYarnClient();
-    c.init(new YarnConfiguration(cluster.getConfig()));
-    c.start();
-    return c;
+    return yarn.newClient();
   }
 
   @Override
-  public void close() throws InterruptedException {
-    List<Thread> stoppers = new ArrayList<>();
-    for (NodeManager nm : nodeManagers) {
-      Thread t = new Thread(nm::stop, "stop-" + nm.getName());
-      t.start();
-      stoppers.add(t);
-    }
-    for (Thread t : stoppers) {
-      t.join(60_000);
-    }
-    cluster.stop();
+  public void close() {
+    yarn.close();
   }
 }

@@ -123,9 +123,18 @@ public final class HybridRuntime implements AutoCloseable {
     }
   }
 
-  /** Applies refreshed settings (refreshQueues): classifier, Dice parameters, partition size. */
+  /**
+   * Applies refreshed settings (refreshQueues): classifier, Dice parameters, partition size. A
+   * refresh that leaves the hybrid keys as they were (e.g. the AdaptiveConfig tuner's, every
+   * interval) keeps the applications' classes: re-classifying them would count and log every
+   * running application again.
+   */
   public void reconfigure(HybridSettings newSettings) {
-    this.settings = Objects.requireNonNull(newSettings, "settings");
+    Objects.requireNonNull(newSettings, "settings");
+    if (newSettings.equals(settings)) {
+      return;
+    }
+    this.settings = newSettings;
     this.classifier = new JobClassifier(newSettings);
     classes.clear();
     LOG.info("Rota hybrid reconfigured: {}", newSettings.describe());
