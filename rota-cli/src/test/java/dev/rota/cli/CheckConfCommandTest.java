@@ -104,8 +104,8 @@ class CheckConfCommandTest {
 
   @Test
   void rotasStartUpChecksRunAsInTheResourceManager(@TempDir Path tmp) throws IOException {
-    // hybrid scheduling on, but the plain yarn-site.xml without its wiring
-    copy(CONF, tmp, "yarn-site.xml");
+    // hybrid scheduling on, but a yarn-site.xml without its wiring (conf/eunomia's)
+    copy(CONF.resolve("eunomia"), tmp, "yarn-site.xml");
     copy(CONF.resolve("hybrid"), tmp, "capacity-scheduler.xml");
     String[] r = check(tmp);
     assertEquals("1", r[0], r[1]);

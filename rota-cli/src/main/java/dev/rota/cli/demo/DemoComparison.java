@@ -246,10 +246,11 @@ public final class DemoComparison {
             metricText(rota, a, "Intervals") + " / " + metricText(rota, a, "Applied")));
     rows.add(
         text("tenant capacities alpha / beta at the end (%)", capacities(stock), capacities(rota)));
+    rows.add(rotaOnly("Eunomia orders alpha_long: progress-share Jain index", eunomiaNote()));
     rows.add(
         rotaOnly(
-            "Eunomia (alpha_long) / co-location (beta_long) ordering",
-            "ordering-policy of the two long queues" + eunomiaNote()));
+            "co-location learner admits beta_long",
+            "no metrics source; FIFO on stock NodeManagers (RM log)"));
     rows.add(
         rotaOnly(
             "rule self-checks run / refreshes accepted",
@@ -262,14 +263,15 @@ public final class DemoComparison {
   private String eunomiaNote() {
     Map<String, Object> s = rota.rotaMetrics().get("RotaShareMetrics");
     if (s == null) {
-      return "";
+      return "-";
     }
+    List<String> values = new ArrayList<>();
     for (Map.Entry<String, Object> e : s.entrySet()) {
       if (e.getKey().startsWith("JainIndex")) {
-        return "; Eunomia share metrics: Jain index " + e.getValue();
+        values.add(String.valueOf(e.getValue()));
       }
     }
-    return "";
+    return values.isEmpty() ? "-" : String.join(", ", values);
   }
 
   private static String capacities(DemoRun.Result r) {

@@ -339,7 +339,8 @@ public final class DemoRun {
     Map<String, int[]> out = new TreeMap<>();
     List<Path> logs;
     try (Stream<Path> s = Files.walk(workDir)) {
-      logs = s.filter(p -> p.getFileName().toString().equals("AppMaster.stderr")).toList();
+      // the AM logs to stderr with bin/rota's log4j settings, to stdout with a test classpath's
+      logs = s.filter(p -> p.getFileName().toString().startsWith("AppMaster.")).toList();
     }
     for (Path log : logs) {
       for (String line : Files.readAllLines(log)) {
