@@ -195,6 +195,24 @@ public final class HybridRuntime implements AutoCloseable {
   }
 
   /**
+   * True if a new container of a LONG application that runs under a Rayon reservation must not be
+   * placed on {@code node}: only the short partition, not the nodes Dice closed. Dice closes nodes
+   * to long work while short tasks wait; a reservation's guarantee wins over that (in {@code rota
+   * demo} a reserved job kept off Dice's closed nodes missed its deadline by 12 s).
+   */
+  public boolean excludesReserved(NodeId node) {
+    return partition.inShortPartition(node);
+  }
+
+  /** Whether {@code app} was submitted with a reservation id. */
+  public boolean reserved(ApplicationId app) {
+    RMApp rmApp = rmContext.getRMApps().get(app);
+    return rmApp != null
+        && rmApp.getApplicationSubmissionContext() != null
+        && rmApp.getApplicationSubmissionContext().getReservationID() != null;
+  }
+
+  /**
    * The class of {@code app}, decided once (and logged) the first time it is asked for. An
    * application the ResourceManager does not know (yet) gets the default class without being
    * remembered.
