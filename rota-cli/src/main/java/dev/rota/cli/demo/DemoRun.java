@@ -144,7 +144,9 @@ public final class DemoRun {
           awaitPlanCapacity(yarn);
           reservation = reserve(client, plan, originWall);
           if (reservation.accepted()) {
-            deadlineMs = reservation.deadlineMs();
+            // the job's deadline counts from its reservation's arrival, as the stock run's from
+            // the same instant; the reservation itself ends earlier (DemoPlan#rdl)
+            deadlineMs = reservation.arrivalMs() + Math.round(plan.deadlineWindowSeconds() * 1000);
           }
         }
         Reservation res = reservation;
