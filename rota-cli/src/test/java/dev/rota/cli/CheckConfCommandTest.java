@@ -57,10 +57,12 @@ class CheckConfCommandTest {
   void hadoopsOwnQueueCheckRunsOnTheDirectorysFiles(@TempDir Path tmp) throws IOException {
     Path d = copy(CONF, tmp, "yarn-site.xml", "capacity-scheduler.xml");
     Path cs = d.resolve("capacity-scheduler.xml");
-    // root.default 60 + root.batch 50
+    // root.dedicated 25 + root.alpha 47.5 + root.beta 37.5
     String text = Files.readString(cs);
-    assertTrue(text.contains("<value>40</value>"));
-    Files.writeString(cs, text.replace("<value>40</value>", "<value>50</value>"));
+    String alpha =
+        "<name>yarn.scheduler.capacity.root.alpha.capacity</name>\n    <value>37.5</value>";
+    assertTrue(text.contains(alpha));
+    Files.writeString(cs, text.replace(alpha, alpha.replace(">37.5<", ">47.5<")));
     String[] r = check(d);
     assertEquals("1", r[0], r[1]);
     assertTrue(r[1].contains("Illegal capacity sum of 1.1 for children of queue root"), r[1]);
@@ -104,8 +106,8 @@ class CheckConfCommandTest {
 
   @Test
   void rotasStartUpChecksRunAsInTheResourceManager(@TempDir Path tmp) throws IOException {
-    // hybrid scheduling on, but the plain yarn-site.xml without its wiring
-    copy(CONF, tmp, "yarn-site.xml");
+    // hybrid scheduling on, but a yarn-site.xml without its wiring (conf/eunomia's)
+    copy(CONF.resolve("eunomia"), tmp, "yarn-site.xml");
     copy(CONF.resolve("hybrid"), tmp, "capacity-scheduler.xml");
     String[] r = check(tmp);
     assertEquals("1", r[0], r[1]);

@@ -20,6 +20,8 @@ import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.AbstractLeafQueue;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CSQueue;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacitySchedulerQueueManager;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.PlanQueue;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAddedSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.SchedulerEvent;
 import org.slf4j.Logger;
@@ -131,10 +133,37 @@ public class RotaCapacityScheduler extends CapacityScheduler implements RotaSche
       throw new IOException(message, e);
     }
     super.reinitialize(newConf, rmContext, false);
+    keepReservationQueues();
     runtime.commit(plan);
     settings = plan.settings();
     for (RotaSubsystem<?> system : systems) {
       reconfigure(system, plan.settings());
+    }
+  }
+
+  /**
+   * Puts a plan queue's reservation queues back into the queue index after a refresh. Hadoop
+   * 3.5.0's refreshQueues rebuilds the index from the configuration and drops every queue the
+   * configuration does not name unless it is dynamic or auto-created, so the reservation queues
+   * (and the plan's default reservation queue) vanish from the index while the plan queue keeps
+   * them as children: the plan follower then fails on every tick ("The specified Queue:
+   * reservation_... doesn't exist") and reserved applications get nothing. Any refresh does it
+   * ({@code yarn rmadmin -refreshQueues}, the AdaptiveConfig tuner's every applied interval).
+   */
+  private void keepReservationQueues() {
+    CapacitySchedulerQueueManager queues = getCapacitySchedulerQueueManager();
+    for (CSQueue q : List.copyOf(queues.getQueues().values())) {
+      if (q instanceof PlanQueue plan) {
+        for (CSQueue child : plan.getChildQueues()) {
+          if (queues.getQueueByFullName(child.getQueuePath()) == null) {
+            queues.addQueue(child.getQueueName(), child);
+            LOG.info(
+                "Rota kept reservation queue {} of plan {} in the queue index across refreshQueues",
+                child.getQueuePath(),
+                plan.getQueuePath());
+          }
+        }
+      }
     }
   }
 

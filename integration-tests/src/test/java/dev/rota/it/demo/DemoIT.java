@@ -6,113 +6,96 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rota.cli.demo.DemoCommand;
-import java.io.IOException;
+import dev.rota.cli.demo.DemoComparison;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine;
 
 /**
- * {@code rota demo} end to end on a reduced workload: a real embedded YARN cluster configured from
- * the repository's {@code conf/} (so its ResourceManager runs {@code
- * dev.rota.yarn.RotaCapacityScheduler}), three jobs of the default trace as real {@code
- * WorkloadAppMaster} applications, and the outputs.
+ * {@code rota demo --quick} end to end: the same trace workload on a real embedded YARN cluster
+ * (stock NodeManagers on 127.0.0.2-5), first under stock CapacityScheduler, then under Rota from
+ * the repository's {@code conf/}. Asserts that both runs complete and that every Rota system acted,
+ * from the RM's Rota metrics and the AMs' launch lines: opportunistic containers on at least two
+ * NodeManagers, long work kept off the short partition, Dice windows, the nested-RDL reservation
+ * accepted and honoured (deadline met), at least one applied tuner decision, Eunomia's share
+ * metrics. Latency directions are printed, not asserted (docs/demo.md says why).
  */
 class DemoIT {
-  private static final int JOBS = 3;
 
   @Test
-  @Timeout(value = 150, unit = TimeUnit.SECONDS)
-  void demoRunsTraceJobsOnRotaAndWritesItsOutputs() throws Exception {
+  @Timeout(value = 330, unit = TimeUnit.SECONDS)
+  void stockAndRotaRunTheSameWorkloadAndEveryRotaSystemActs() throws Exception {
     Path out = Path.of("target", "demo-it").toAbsolutePath();
     StringWriter stdout = new StringWriter();
     CommandLine cl = new CommandLine(new DemoCommand());
     cl.setOut(new PrintWriter(stdout, true));
 
-    int exit =
-        cl.execute(
-            "--out",
-            out.toString(),
-            "--jobs",
-            Integer.toString(JOBS),
-            "--max-tasks",
-            "4",
-            "--nodes",
-            "2",
-            "--timeout",
-            "100");
+    int exit = cl.execute("--quick", "--out", out.toString(), "--timeout", "140");
 
     String printed = stdout.toString();
     System.out.println(printed);
-    assertEquals(0, exit, "rota demo exit code; it printed:\n" + printed);
+    assertEquals(0, exit, "rota demo exit code (0 = every application of both runs succeeded)");
 
     JsonNode summary = new ObjectMapper().readTree(out.resolve("summary.json").toFile());
+    JsonNode stock = summary.path("runs").get(0);
+    JsonNode rota = summary.path("runs").get(1);
     assertEquals(
-        "dev.rota.yarn.RotaCapacityScheduler",
-        summary.path("scheduler").asText(),
-        "the RM must run the scheduler conf/yarn-site.xml names");
-    assertEquals(JOBS, summary.path("applications_submitted").asInt());
-    assertEquals(
-        summary.path("applications_submitted").asInt(),
-        summary.path("applications_succeeded").asInt());
-    assertTrue(summary.path("wall_seconds").asDouble() > 0, "wall_seconds");
-    JsonNode latency = summary.path("latency_seconds");
-    for (String p : List.of("p50", "p75", "p90", "p99")) {
-      assertTrue(
-          latency.path(p).isNumber() && latency.path(p).asDouble() > 0,
-          "latency_seconds." + p + " = " + latency.path(p));
-    }
-    assertEquals(JOBS, summary.path("applications").size());
-    for (JsonNode app : summary.path("applications")) {
-      assertEquals("SUCCEEDED", app.path("final_status").asText(), app.toString());
-      assertTrue(app.path("application_id").asText().startsWith("application_"), app.toString());
-    }
-    assertTrue(summary.path("utilization").path("samples").asInt() > 0, "utilization was sampled");
+        "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler",
+        stock.path("scheduler").asText());
+    assertEquals("dev.rota.yarn.RotaCapacityScheduler", rota.path("scheduler").asText());
+    assertTrue(stock.path("rota_metrics").isEmpty(), "the stock RM runs no Rota metrics source");
 
-    Path report = out.resolve("report.html");
-    assertTrue(Files.isRegularFile(report) && Files.size(report) > 0, "report.html written");
+    // hybrid: short tasks OPPORTUNISTIC, spread over NodeManagers (distinct loopback hosts)
+    JsonNode hybrid = rota.path("rota_metrics").path("RotaHybridMetrics");
+    assertTrue(hybrid.path("OpportunisticAllocated").asLong() > 0, hybrid.toString());
+    assertTrue(hybrid.path("ShortApplications").asLong() > 0, hybrid.toString());
+    assertTrue(hybrid.path("Windows").asLong() > 0, "Dice's control loop ran: " + hybrid);
+    int nodesWithOpportunistic = 0;
+    for (JsonNode n : rota.path("launches_per_node")) {
+      if (n.path("opportunistic").asInt() > 0) {
+        nodesWithOpportunistic++;
+      }
+    }
     assertTrue(
-        printed.contains("applications succeeded") && printed.contains("job-1"),
-        "summary table printed");
-
-    // the AMs log one line per launched and per completed container
-    String amLogs = amLogs(out.resolve("cluster"));
-    int tasks = 0;
-    for (JsonNode app : summary.path("applications")) {
-      tasks += app.path("tasks").asInt();
+        nodesWithOpportunistic >= 2,
+        "opportunistic containers on >= 2 NodeManagers: " + rota.path("launches_per_node"));
+    // the short partition (the lowest node id: the first NodeManager) never runs long work
+    assertEquals(
+        0,
+        rota.path("launches_per_node").path("127.0.0.2").path("guaranteed").asInt(),
+        "GUARANTEED task containers on the short partition: " + rota.path("launches_per_node"));
+    for (JsonNode n : stock.path("launches_per_node")) {
+      assertEquals(0, n.path("opportunistic").asInt(), "stock runs no OPPORTUNISTIC container");
     }
-    assertEquals(tasks, count(amLogs, ": launch container_"), "launch lines in the AM logs");
-    assertEquals(tasks, count(amLogs, ": done container_"), "completion lines in the AM logs");
-  }
 
-  private static String amLogs(Path clusterDir) throws IOException {
-    try (Stream<Path> files = Files.walk(clusterDir)) {
-      return files
-          .filter(p -> p.getFileName().toString().startsWith("AppMaster."))
-          .map(
-              p -> {
-                try {
-                  return Files.readString(p);
-                } catch (IOException e) {
-                  throw new java.io.UncheckedIOException(e);
-                }
-              })
-          .collect(Collectors.joining("\n"));
-    }
-  }
+    // Rayon: the deadline job's nested-RDL reservation accepted and honoured
+    JsonNode res = rota.path("reservation");
+    assertTrue(res.path("accepted").asBoolean(), res.toString());
+    assertTrue(res.path("rdl").asText().startsWith("window(order(window(atom("), res.toString());
+    assertTrue(res.path("honoured").asBoolean(), res.toString());
+    assertTrue(rota.path("deadline_met").asBoolean(), "deadline met under Rota");
 
-  private static int count(String text, String needle) {
-    int n = 0;
-    for (int i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) {
-      n++;
+    // AdaptiveConfig: at least one applied decision, and the tuned file moved
+    JsonNode adaptive = rota.path("rota_metrics").path("RotaAdaptiveMetrics");
+    assertTrue(adaptive.path("Applied").asLong() >= 1, adaptive.toString());
+    assertTrue(
+        Files.exists(out.resolve("rota/conf/capacity-scheduler.xml.previous")),
+        "the tuner kept the previous capacity-scheduler.xml");
+
+    // Eunomia orders a leaf queue (its share metrics exist only when its policy runs)
+    assertTrue(
+        rota.path("rota_metrics").has("RotaShareMetrics"), rota.path("rota_metrics").toString());
+
+    for (String p : DemoComparison.PLOTS) {
+      assertTrue(Files.size(out.resolve(p + ".png")) > 0, p);
     }
-    return n;
+    String html = Files.readString(out.resolve("report.html"));
+    assertTrue(html.contains("rota/stock") && html.contains("queue-capacities.png"), "report");
+    assertTrue(printed.contains("short jobs: latency P90 (s)"), "the side-by-side table");
   }
 }

@@ -4,22 +4,20 @@ import dev.rota.cli.report.HtmlReport;
 import dev.rota.core.metrics.Json;
 import dev.rota.core.model.Workload;
 import dev.rota.core.trace.Traces;
-import dev.rota.workload.AmLaunch;
-import dev.rota.workload.WorkloadClient;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
-import org.apache.hadoop.yarn.client.api.YarnClient;
+import org.apache.hadoop.conf.Configuration;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -27,22 +25,26 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code rota demo}: real YARN applications from a real trace, scheduled by Rota. Starts an
- * embedded YARN cluster configured from the repository's {@code conf/}, submits the first jobs of a
- * trace (scaled down, see {@link DemoWorkload}) as {@link dev.rota.workload.WorkloadAppMaster}
- * applications at their scaled arrival times, waits for them, prints a summary, and writes {@code
- * summary.json} and {@code report.html} into {@code --out}. Exit code 0 when every application
- * succeeded, 1 otherwise.
+ * {@code rota demo}: the same real-trace workload run twice on an embedded YARN cluster, once under
+ * stock CapacityScheduler and once under Rota configured from the repository's {@code conf/} with
+ * its systems on together (hybrid routing with Dice, a nested-RDL reservation for a deadline job,
+ * the AdaptiveConfig tuner over two tenants, Eunomia and co-location ordering), then one
+ * side-by-side table, {@code summary.json} and {@code report.html} in {@code --out}. The workload
+ * is {@link DemoPlan}; the stock configuration is {@link StockConf}. Exit code 0 when every
+ * application of both runs succeeded, 1 otherwise.
  */
 @Command(
     name = "demo",
     mixinStandardHelpOptions = true,
-    header = "Run a real-trace workload on an embedded YARN cluster running Rota.",
+    header =
+        "Run one real-trace workload under stock CapacityScheduler and under Rota, side by side.",
     description = {
-      "Runs a small workload derived from a real trace as real YARN applications on an embedded"
-          + " YARN cluster whose ResourceManager runs Rota (configured from conf/), then prints a"
-          + " summary and writes DIR/summary.json and DIR/report.html. Container logs are kept"
-          + " under DIR/cluster (replaced on every run)."
+      "Runs a workload derived from a real trace (two tenants' short and long jobs, plus a deadline"
+          + " job) twice on an embedded YARN cluster: once under stock CapacityScheduler (conf/ with"
+          + " every Rota part taken out) and once under Rota configured from conf/ with its systems"
+          + " on. Prints one side-by-side table and writes DIR/summary.json and DIR/report.html."
+          + " Each run's configuration and container logs are kept under DIR/stock and DIR/rota"
+          + " (replaced on every run)."
     })
 public final class DemoCommand implements Callable<Integer> {
   /** System property holding the repository root (set by bin/rota and the Maven build). */
@@ -52,7 +54,16 @@ public final class DemoCommand implements Callable<Integer> {
   public static final String SHARED_PROPERTY = "rota.shared.dir";
 
   /** Default trace, relative to the shared directory. */
-  public static final String DEFAULT_TRACE = "data/traces/eagle/YH_small.tr";
+  public static final String DEFAULT_TRACE = "data/traces/eagle/YH1_sub.tr";
+
+  /** The workload of the full demo. */
+  public static final DemoScaling FULL = new DemoScaling(18, 20, 4, 1, 20, 30);
+
+  /** The {@code --quick} workload (CI): fewer jobs and tasks from the same window. */
+  public static final DemoScaling QUICK = new DemoScaling(12, 20, 3, 1, 15, 24);
+
+  /** Hadoop's key for the hybrid cutoff, read from the configuration to classify jobs. */
+  static final String CUTOFF_KEY = "yarn.scheduler.rota.hybrid.cutoff-seconds";
 
   @Spec CommandSpec spec;
 
@@ -75,43 +86,71 @@ public final class DemoCommand implements Callable<Integer> {
   Path trace;
 
   @Option(
+      names = "--quick",
+      description =
+          "A smaller workload from the same trace window (12 jobs, at most 3 tasks of at most 15 s"
+              + " each), for CI.")
+  boolean quick;
+
+  @Option(
+      names = "--skip",
+      paramLabel = "N",
+      description = "Jobs skipped at the head of the trace (default: ${DEFAULT-VALUE}).")
+  int skip = 8;
+
+  @Option(
       names = "--jobs",
       paramLabel = "N",
-      description = "Jobs taken from the head of the trace (default: ${DEFAULT-VALUE}).")
-  int jobs = DemoScaling.DEFAULT.jobs();
+      description = "Jobs taken from the trace after --skip (default: 18; --quick 12).")
+  Integer jobs;
 
   @Option(
       names = "--time-scale",
       paramLabel = "X",
       description =
-          "Trace seconds per demo second, for task durations and arrival gaps (default: ${DEFAULT-VALUE}).")
-  double timeScale = DemoScaling.DEFAULT.timeScale();
+          "Trace seconds per demo second, for task durations and arrival gaps (default: 20).")
+  Double timeScale;
 
   @Option(
       names = "--max-tasks",
       paramLabel = "N",
       description =
-          "At most this many tasks per job; larger jobs keep an evenly spaced subset (default: ${DEFAULT-VALUE}).")
-  int maxTasks = DemoScaling.DEFAULT.maxTasksPerJob();
+          "At most this many tasks per job; larger jobs keep an evenly spaced subset (default: 8;"
+              + " --quick 3).")
+  Integer maxTasks;
 
   @Option(
       names = "--min-sleep",
       paramLabel = "SECONDS",
-      description = "Shortest task sleep (default: ${DEFAULT-VALUE}).")
-  double minSleep = DemoScaling.DEFAULT.minSleepSeconds();
+      description = "Shortest task sleep (default: 1).")
+  Double minSleep;
 
   @Option(
       names = "--max-sleep",
       paramLabel = "SECONDS",
-      description = "Longest task sleep (default: ${DEFAULT-VALUE}).")
-  double maxSleep = DemoScaling.DEFAULT.maxSleepSeconds();
+      description = "Longest task sleep (default: 20; --quick 15).")
+  Double maxSleep;
 
   @Option(
       names = "--max-arrival-spread",
       paramLabel = "SECONDS",
       description =
-          "Compress arrivals so the last job arrives at most this long after the first (default: ${DEFAULT-VALUE}).")
-  double maxSpread = DemoScaling.DEFAULT.maxArrivalSpreadSeconds();
+          "Compress arrivals so the last job arrives at most this long after the first (default:"
+              + " 30; --quick 24).")
+  Double maxSpread;
+
+  @Option(
+      names = "--deadline-arrival",
+      paramLabel = "SECONDS",
+      description =
+          "When the deadline job arrives, after the first job (default: ${DEFAULT-VALUE}).")
+  double deadlineArrival = 5;
+
+  @Option(
+      names = "--deadline-window",
+      paramLabel = "SECONDS",
+      description = "The deadline job's deadline, after its arrival (default: ${DEFAULT-VALUE}).")
+  double deadlineWindow = 45;
 
   @Option(
       names = {"--nodes", "--workers"},
@@ -119,7 +158,7 @@ public final class DemoCommand implements Callable<Integer> {
       description =
           "NodeManagers in the embedded cluster (default: ${DEFAULT-VALUE}; --workers as in rota"
               + " simulate).")
-  int nodes = 3;
+  int nodes = 4;
 
   @Option(
       names = {"--node-memory", "--node-memory-mb"},
@@ -137,17 +176,11 @@ public final class DemoCommand implements Callable<Integer> {
   int nodeVcores;
 
   @Option(
-      names = "--queue",
-      paramLabel = "QUEUE",
-      description =
-          "Submit every job to this queue instead of the trace's (root.default for Eagle traces).")
-  String queue;
-
-  @Option(
       names = {"--conf", "--conf-dir"},
       paramLabel = "DIR",
       description =
-          "Directory with yarn-site.xml and capacity-scheduler.xml (default: <repo>/conf, repo = -D"
+          "Directory with Rota's yarn-site.xml and capacity-scheduler.xml (default: <repo>/conf,"
+              + " repo = -D"
               + ROOT_PROPERTY
               + " or the working directory). --conf-dir is the old name, deprecated.")
   Path confDir;
@@ -156,7 +189,7 @@ public final class DemoCommand implements Callable<Integer> {
       names = "--timeout",
       paramLabel = "SECONDS",
       description =
-          "Kill applications still running this long after the first submission (default: ${DEFAULT-VALUE}).")
+          "Per run: kill applications still running this long after the first submission (default: ${DEFAULT-VALUE}).")
   int timeoutSeconds = 150;
 
   /** For running the demo directly: {@code java ... dev.rota.cli.demo.DemoCommand [options]}. */
@@ -164,84 +197,138 @@ public final class DemoCommand implements Callable<Integer> {
     System.exit(new CommandLine(new DemoCommand()).execute(args));
   }
 
+  DemoScaling scaling() {
+    DemoScaling b = quick ? QUICK : FULL;
+    return new DemoScaling(
+        jobs != null ? jobs : b.jobs(),
+        timeScale != null ? timeScale : b.timeScale(),
+        maxTasks != null ? maxTasks : b.maxTasksPerJob(),
+        minSleep != null ? minSleep : b.minSleepSeconds(),
+        maxSleep != null ? maxSleep : b.maxSleepSeconds(),
+        maxSpread != null ? maxSpread : b.maxArrivalSpreadSeconds());
+  }
+
   @Override
   public Integer call() throws Exception {
     long t0 = System.nanoTime();
     PrintWriter stdout = spec.commandLine().getOut();
-    DemoScaling scaling = new DemoScaling(jobs, timeScale, maxTasks, minSleep, maxSleep, maxSpread);
+    DemoScaling scaling = scaling();
     EmbeddedYarn.Shape shape =
         new EmbeddedYarn.Shape(nodes, nodeMemoryMb, nodeVcores, Duration.ofSeconds(60));
     if (timeoutSeconds < 1) {
       throw new IllegalArgumentException(
           "--timeout must be at least 1 second, got " + timeoutSeconds);
     }
+    if (!(deadlineArrival >= 0) || !(deadlineWindow >= 1)) {
+      throw new IllegalArgumentException(
+          "--deadline-arrival must be >= 0 and --deadline-window >= 1 s, got "
+              + deadlineArrival
+              + " and "
+              + deadlineWindow);
+    }
     Path traceFile = traceFile();
     Path conf = confDir != null ? confDir : rootDir().resolve("conf");
     EmbeddedYarn.requireConfFiles(conf);
     Workload workload = Traces.read(traceFile);
-    List<PlannedJob> plan = DemoWorkload.derive(workload, scaling, Optional.ofNullable(queue));
-    int tasks = plan.stream().mapToInt(j -> j.spec().taskCount()).sum();
+    DemoPlan plan =
+        DemoPlan.derive(
+            workload, scaling, skip, cutoffSeconds(conf), deadlineArrival, deadlineWindow);
+    int tasks = plan.jobs().stream().mapToInt(j -> j.spec().taskCount()).sum();
     stdout.printf(
         Locale.ROOT,
-        "rota demo: %d jobs, %d tasks from %s; starting YARN with %d NodeManagers, configuration %s%n",
-        plan.size(),
+        "rota demo: %d jobs (%d short, %d long, 1 deadline; tenants %s), %d tasks from %s,"
+            + " jobs %d-%d; twice on %d NodeManagers: stock CapacityScheduler, then Rota from %s%n",
+        plan.jobs().size(),
+        plan.ofClass(PlannedJob.SHORT).size(),
+        plan.ofClass(PlannedJob.LONG).size(),
+        String.join(", ", DemoPlan.TENANTS),
         tasks,
         traceFile,
+        skip,
+        skip + plan.jobs().size() - 2,
         nodes,
         conf.toAbsolutePath().normalize());
     stdout.flush();
     Files.createDirectories(out);
-    Path clusterDir = out.resolve("cluster");
-    deleteTree(clusterDir); // container logs of an earlier run would mix with this one's
-
-    String scheduler;
-    double clusterStart;
-    List<AppOutcome> outcomes;
-    List<UtilizationSampler.Sample> samples;
-    long startingNanos = System.nanoTime();
-    try (EmbeddedYarn yarn = EmbeddedYarn.start(conf, clusterDir, shape)) {
-      clusterStart = seconds(startingNanos);
-      scheduler = yarn.schedulerClass();
-      stdout.printf(
-          Locale.ROOT,
-          "cluster up after %.1f s: %s; ResourceManager scheduler: %s%n",
-          clusterStart,
-          yarn.clusterResource(),
-          scheduler);
-      stdout.flush();
-      try (YarnClient client = yarn.newClient()) {
-        WorkloadClient submitter =
-            new WorkloadClient(client, AmLaunch.sameJvm(yarn.clientConfDir()));
-        long origin = System.nanoTime();
-        try (UtilizationSampler sampler = new UtilizationSampler(client, origin, 1000)) {
-          outcomes =
-              new DemoDriver(client, submitter)
-                  .run(plan, origin, Duration.ofSeconds(timeoutSeconds));
-          samples = sampler.samples();
-        }
-      }
+    Path stockDir = out.resolve("stock");
+    Path rotaDir = out.resolve("rota");
+    deleteTree(stockDir); // logs and a tuned configuration of an earlier run would mix in
+    deleteTree(rotaDir);
+    // the Rota run reads a copy: its tuner rewrites capacity-scheduler.xml
+    Path rotaConf = Files.createDirectories(rotaDir.resolve("conf"));
+    for (String f : List.of(EmbeddedYarn.YARN_SITE, EmbeddedYarn.CAPACITY_SCHEDULER)) {
+      Files.copy(conf.resolve(f), rotaConf.resolve(f), StandardCopyOption.REPLACE_EXISTING);
     }
-    DemoResult result =
-        new DemoResult(
-            traceFile.toString(),
-            scheduler,
-            nodes,
-            scaling,
-            clusterStart,
-            seconds(t0),
-            outcomes,
-            samples);
-    stdout.println();
-    stdout.print(DemoSummary.applications(result));
-    stdout.println();
-    stdout.print(DemoSummary.headlineText(result));
+    List<String> stockChanges = StockConf.derive(conf, stockDir.resolve("conf"));
+    Duration timeout = Duration.ofSeconds(timeoutSeconds);
+
+    stdout.println(
+        "[stock run 1/2] stock CapacityScheduler, configuration " + stockDir.resolve("conf"));
+    stdout.flush();
+    DemoRun.Result stock =
+        DemoRun.run(
+            new DemoRun.Spec(
+                "stock",
+                "[stock run 1/2] ",
+                stockDir.resolve("conf"),
+                stockDir.resolve("cluster"),
+                shape,
+                timeout,
+                false),
+            plan);
+    stdout.printf(
+        Locale.ROOT,
+        "[stock run 1/2] done in %.1f s: %d of %d applications succeeded%n",
+        stock.wallSeconds(),
+        DemoComparison.succeeded(stock),
+        stock.apps().size());
+    stdout.println("[rota run 2/2] Rota, configuration " + rotaConf);
+    stdout.flush();
+    DemoRun.Result rota =
+        DemoRun.run(
+            new DemoRun.Spec(
+                "rota",
+                "[rota run 2/2] ",
+                rotaConf,
+                rotaDir.resolve("cluster"),
+                shape,
+                timeout,
+                true),
+            plan);
+    stdout.printf(
+        Locale.ROOT,
+        "[rota run 2/2] done in %.1f s: %d of %d applications succeeded%n%n",
+        rota.wallSeconds(),
+        DemoComparison.succeeded(rota),
+        rota.apps().size());
+
+    DemoComparison cmp = new DemoComparison(plan, stock, rota);
+    double wall = seconds(t0);
+    stdout.print(cmp.text());
+    stdout.printf(Locale.ROOT, "%nwall time, both runs (s)  %.1f%n", wall);
+    if (rota.reservation() != null && rota.reservation().accepted()) {
+      stdout.print("deadline job's reservation: " + rota.reservation().description());
+    }
     Files.writeString(
-        out.resolve("summary.json"), Json.write(DemoSummary.json(result)), StandardCharsets.UTF_8);
-    HtmlReport.write(out, DemoSummary.report(result));
+        out.resolve("summary.json"),
+        Json.write(cmp.json(wall, stockChanges)),
+        StandardCharsets.UTF_8);
+    cmp.report(out, wall, stockChanges);
     stdout.printf(
         "%nwrote %s and %s%n", out.resolve("summary.json"), out.resolve(HtmlReport.REPORT_FILE));
     stdout.flush();
-    return result.succeeded() == plan.size() ? 0 : 1;
+    boolean all =
+        DemoComparison.succeeded(stock) == plan.jobs().size()
+            && DemoComparison.succeeded(rota) == plan.jobs().size();
+    return all ? 0 : 1;
+  }
+
+  /** The hybrid cutoff of {@code conf}'s capacity-scheduler.xml, in seconds (Rota's default). */
+  static double cutoffSeconds(Path conf) {
+    Configuration c = new Configuration(false);
+    c.addResource(
+        new org.apache.hadoop.fs.Path(conf.resolve(EmbeddedYarn.CAPACITY_SCHEDULER).toUri()));
+    return c.getDouble(CUTOFF_KEY, 90.5811);
   }
 
   private Path traceFile() throws NoSuchFileException {

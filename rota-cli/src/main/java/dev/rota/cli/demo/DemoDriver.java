@@ -8,6 +8,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ApplicationReport;
 import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
@@ -31,12 +32,31 @@ public final class DemoDriver {
       EnumSet.of(
           YarnApplicationState.FINISHED, YarnApplicationState.FAILED, YarnApplicationState.KILLED);
 
+  /**
+   * Submits one planned job, now or later: the demo's Rota run submits the deadline job once its
+   * reservation's allocation has begun.
+   */
+  @FunctionalInterface
+  public interface Submitter {
+    CompletableFuture<ApplicationId> submit(PlannedJob job)
+        throws IOException, YarnException, InterruptedException;
+  }
+
   private final YarnClient yarn;
-  private final WorkloadClient client;
+  private final Submitter submitter;
+  private final String label;
 
   public DemoDriver(YarnClient yarn, WorkloadClient client) {
+    this(yarn, j -> CompletableFuture.completedFuture(client.submit(j.spec())), "");
+  }
+
+  /**
+   * @param label prefix of the progress lines, e.g. {@code "[stock run 1/2] "}
+   */
+  public DemoDriver(YarnClient yarn, Submitter submitter, String label) {
     this.yarn = yarn;
-    this.client = client;
+    this.submitter = submitter;
+    this.label = label;
   }
 
   /**
@@ -49,6 +69,7 @@ public final class DemoDriver {
       throws IOException, YarnException, InterruptedException {
     int n = jobs.size();
     ApplicationId[] ids = new ApplicationId[n];
+    List<CompletableFuture<ApplicationId>> pending = new ArrayList<>();
     double[] submittedAt = new double[n];
     ApplicationReport[] last = new ApplicationReport[n];
     int submitted = 0;
@@ -57,19 +78,32 @@ public final class DemoDriver {
     while (done < n) {
       double now = seconds(originNanos);
       while (submitted < n && jobs.get(submitted).arrivalSeconds() <= now) {
-        PlannedJob j = jobs.get(submitted);
-        ids[submitted] = client.submit(j.spec());
-        submittedAt[submitted] = seconds(originNanos);
-        LOG.info(
-            "t={}s submitted {} ({} tasks, {} stages) as {}",
-            fmt(submittedAt[submitted]),
-            j.spec().jobId(),
-            j.spec().taskCount(),
-            j.spec().stages().size(),
-            ids[submitted]);
+        pending.add(submitter.submit(jobs.get(submitted)));
         submitted++;
       }
       for (int i = 0; i < submitted; i++) {
+        if (ids[i] == null && pending.get(i).isDone()) {
+          try {
+            ids[i] = pending.get(i).get();
+          } catch (java.util.concurrent.ExecutionException e) {
+            throw new IOException(
+                "could not submit " + jobs.get(i).spec().jobId() + ": " + e.getCause(),
+                e.getCause());
+          }
+          PlannedJob j = jobs.get(i);
+          submittedAt[i] = seconds(originNanos);
+          LOG.info(
+              "{}t={}s submitted {} ({} tasks, {} stages) as {}",
+              label,
+              fmt(submittedAt[i]),
+              j.spec().jobId(),
+              j.spec().taskCount(),
+              j.spec().stages().size(),
+              ids[i]);
+        }
+        if (ids[i] == null) {
+          continue;
+        }
         if (last[i] != null && TERMINAL.contains(last[i].getYarnApplicationState())) {
           continue;
         }
@@ -77,13 +111,16 @@ public final class DemoDriver {
         if (TERMINAL.contains(last[i].getYarnApplicationState())) {
           done++;
           LOG.info(
-              "t={}s {} {} {} {} after {}s",
+              "{}t={}s {} {} {} {} after {}s ({}/{} done)",
+              label,
               fmt(seconds(originNanos)),
               jobs.get(i).spec().jobId(),
               ids[i],
               last[i].getYarnApplicationState(),
               last[i].getFinalApplicationStatus(),
-              fmt((last[i].getFinishTime() - last[i].getStartTime()) / 1000.0));
+              fmt((last[i].getFinishTime() - last[i].getStartTime()) / 1000.0),
+              done,
+              n);
         }
       }
       if (done == n) {
@@ -130,7 +167,10 @@ public final class DemoDriver {
       Duration timeout)
       throws IOException, YarnException {
     for (int i = 0; i < submitted; i++) {
-      if (!TERMINAL.contains(last[i].getYarnApplicationState())) {
+      if (ids[i] != null && last[i] == null) {
+        last[i] = yarn.getApplicationReport(ids[i]);
+      }
+      if (last[i] != null && !TERMINAL.contains(last[i].getYarnApplicationState())) {
         LOG.warn(
             "{} ({}) still {} after the {} s timeout; killing it",
             jobs.get(i).spec().jobId(),

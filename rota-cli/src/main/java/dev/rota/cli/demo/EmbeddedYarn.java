@@ -8,34 +8,47 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
-import java.util.stream.Stream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.MiniYARNCluster;
+import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
+import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An embedded YARN cluster (one ResourceManager, {@code nodes} NodeManagers in this JVM) whose RM
- * is configured from an operator's configuration directory, e.g. the repository's {@code conf/}.
+ * An embedded YARN cluster in this JVM: MiniYARNCluster's ResourceManager and {@code nodes} stock
+ * {@link NodeManager}s, NodeManager {@code i} on its own loopback address {@code 127.0.0.<i+2>} and
+ * so its own host. The RM is configured from an operator's configuration directory, e.g. the
+ * repository's {@code conf/} ({@link #start}), or from a ready {@link Configuration} ({@link
+ * #startResourceManager}, used by the integration tests' {@code LoopbackCluster}).
+ *
+ * <p><b>Why not MiniYARNCluster's own NodeManagers:</b> it registers every one of them as host
+ * {@code localhost}, and YARN's opportunistic allocator ({@code NodeQueueLoadMonitor}, which maps
+ * nodes by host name) then sends every OPPORTUNISTIC container to the one NodeManager that
+ * registered last. Stock NodeManagers on distinct addresses register as distinct hosts, as on a
+ * real cluster, and give containers exactly the resources they advertise.
  *
  * <p>Configuration: {@code <confDir>/yarn-site.xml} and {@code <confDir>/capacity-scheduler.xml}
  * are added as resources, and the configuration's class loader serves every file of {@code confDir}
  * before the classpath's copies, so that the RM's own look-ups of {@code yarn-site.xml} and {@code
  * capacity-scheduler.xml} (and a later {@code refreshQueues}) read {@code confDir} too, not the
  * copies inside Hadoop's test jars. On top, only what an in-process cluster needs is set: ephemeral
- * ports, the NodeManagers' size (the configuration's unless the {@link Shape} gives one, because
- * MiniYARNCluster would otherwise impose 4 GiB), no physical/virtual memory enforcement, no RM or
- * NM recovery, no timeline service, no log aggregation, no NM web UI, container logs kept on disk
- * (and not waited for at shutdown), and metrics in mini-cluster mode.
+ * ports, the NodeManagers' size (the configuration's unless the {@link Shape} gives one), no
+ * physical/virtual memory enforcement, no RM or NM recovery, no timeline service, no log
+ * aggregation, no NM container monitor, container logs kept on disk (and not waited for at
+ * shutdown), and metrics in mini-cluster mode.
  *
- * <p>The cluster's working directories (NM local and log dirs, i.e. container logs) are under
- * {@code workDir}. A client configuration ({@code yarn-site.xml} with the live RM addresses) is
- * written to a temporary directory, {@link #clientConfDir()}, removed on {@link #close()}.
+ * <p>The cluster's working directories are under {@code workDir}: NodeManager {@code i} keeps its
+ * local dirs in {@code nm-<i>/local} and container logs in {@code nm-<i>/logs}; a client
+ * configuration ({@code yarn-site.xml} with the live RM addresses) is written to {@code
+ * workDir/client-conf} ({@link #clientConfDir()}).
  */
 public final class EmbeddedYarn implements AutoCloseable {
   public static final String YARN_SITE = "yarn-site.xml";
@@ -82,44 +95,70 @@ public final class EmbeddedYarn implements AutoCloseable {
   public static final int FALLBACK_NODE_VCORES = 4;
 
   private final MiniYARNCluster cluster;
+  private final Path workDir;
   private final Path clientConfDir;
   private final Configuration clientConf;
+  private final java.util.SortedMap<Integer, NodeManager> nodeManagers = new java.util.TreeMap<>();
+  private int nextNode;
 
-  private EmbeddedYarn(MiniYARNCluster cluster, Path clientConfDir) {
+  private EmbeddedYarn(MiniYARNCluster cluster, Path workDir, Path clientConfDir) {
     this.cluster = cluster;
+    this.workDir = workDir;
     this.clientConfDir = clientConfDir;
     this.clientConf = new YarnConfiguration(cluster.getConfig());
   }
 
   /**
-   * Starts the cluster and waits until all NodeManagers have registered.
+   * Starts the cluster configured from {@code confDir} and waits until all NodeManagers have
+   * registered.
    *
    * @throws NoSuchFileException if {@code confDir} lacks yarn-site.xml or capacity-scheduler.xml
    * @throws IOException if the cluster does not come up, with the reason and {@code workDir}
    */
   public static EmbeddedYarn start(Path confDir, Path workDir, Shape shape) throws IOException {
     Configuration conf = configuration(confDir, shape);
-    Files.createDirectories(workDir);
-    MiniYARNCluster cluster = newCluster(workDir, shape.nodes());
-    Path clientDir = null;
+    EmbeddedYarn yarn = null;
+    // The RM does not only read the Configuration it is given: some of its paths (e.g. a
+    // refreshQueues from a scheduling monitor, as the AdaptiveConfig tuner's) build a new
+    // Configuration, which finds files through the thread's context class loader. Threads the
+    // cluster starts inherit the context class loader of the thread that starts them, so with
+    // confDir's loader as context loader during the start every such look-up reads confDir, as a
+    // real RM reads $HADOOP_CONF_DIR from its classpath.
+    Thread self = Thread.currentThread();
+    ClassLoader previousLoader = self.getContextClassLoader();
+    self.setContextClassLoader(conf.getClassLoader());
     try {
-      cluster.init(conf);
-      cluster.start();
-      if (!cluster.waitForNodeManagersToConnect(shape.startTimeout().toMillis())) {
-        throw new IOException(
-            shape.nodes()
-                + " NodeManagers did not register within "
-                + shape.startTimeout().toSeconds()
-                + " s");
+      yarn = startResourceManager(conf, workDir);
+      // NodeManagers start one web server each: start them side by side
+      EmbeddedYarn y = yarn;
+      List<Thread> starters = new ArrayList<>();
+      List<Exception> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+      for (int i = 0; i < shape.nodes(); i++) {
+        Thread t =
+            new Thread(
+                () -> {
+                  try {
+                    y.addNodeManager(Map.of());
+                  } catch (Exception | LinkageError e) {
+                    failures.add(e instanceof Exception x ? x : new IOException(e));
+                  }
+                },
+                "start-nm-" + i);
+        t.start();
+        starters.add(t);
       }
-      clientDir = Files.createTempDirectory("rota-yarn-client-conf");
-      try (OutputStream out = Files.newOutputStream(clientDir.resolve(YARN_SITE))) {
-        cluster.getConfig().writeXml(out);
+      for (Thread t : starters) {
+        t.join();
       }
-      return new EmbeddedYarn(cluster, clientDir);
+      if (!failures.isEmpty()) {
+        throw failures.get(0);
+      }
+      yarn.awaitNodes(shape.nodes(), shape.startTimeout());
+      return yarn;
     } catch (Exception e) {
-      cluster.stop();
-      deleteTree(clientDir);
+      if (yarn != null) {
+        yarn.close();
+      }
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();
       }
@@ -131,6 +170,78 @@ public final class EmbeddedYarn implements AutoCloseable {
               + "): "
               + rootMessage(e),
           e);
+    } finally {
+      self.setContextClassLoader(previousLoader);
+    }
+  }
+
+  /**
+   * Starts the ResourceManager alone with {@code conf} plus the in-process settings (ephemeral
+   * ports; no recovery, timeline service or log aggregation; metrics in mini-cluster mode, queue
+   * metrics cleared) and writes the client configuration; add NodeManagers with {@link
+   * #addNodeManager}.
+   */
+  public static EmbeddedYarn startResourceManager(Configuration conf, Path workDir)
+      throws IOException {
+    Files.createDirectories(workDir);
+    YarnConfiguration c = new YarnConfiguration(conf);
+    c.setBoolean(YarnConfiguration.YARN_MINICLUSTER_FIXED_PORTS, false);
+    c.setBoolean(YarnConfiguration.RECOVERY_ENABLED, false);
+    c.setBoolean(YarnConfiguration.TIMELINE_SERVICE_ENABLED, false);
+    c.setBoolean(YarnConfiguration.LOG_AGGREGATION_ENABLED, false);
+    DefaultMetricsSystem.setMiniClusterMode(true);
+    // queue metrics are static: start from zero if another cluster ran in this JVM before
+    QueueMetrics.clearQueueMetrics();
+    MiniYARNCluster mini = newCluster(workDir);
+    try {
+      mini.init(c);
+      mini.start();
+      Path clientDir = Files.createDirectories(workDir.resolve("client-conf"));
+      try (OutputStream out = Files.newOutputStream(clientDir.resolve(YARN_SITE))) {
+        mini.getConfig().writeXml(out);
+      }
+      return new EmbeddedYarn(mini, workDir, clientDir);
+    } catch (IOException | RuntimeException e) {
+      mini.stop();
+      throw e;
+    }
+  }
+
+  /**
+   * Starts the next NodeManager, on host {@code 127.0.0.<n+2>}, with {@code extra} settings on top
+   * of the cluster's (e.g. {@code yarn.nodemanager.resource.memory-mb}); returns its host.
+   */
+  public String addNodeManager(Map<String, String> extra) throws IOException {
+    int i;
+    synchronized (this) {
+      i = nextNode++;
+    }
+    String host = "127.0.0." + (i + 2);
+    Configuration c = nodeManagerConf(cluster.getConfig(), workDir.resolve("nm-" + i), host);
+    extra.forEach(c::set);
+    NodeManager nm = new NodeManager();
+    synchronized (this) {
+      nodeManagers.put(i, nm); // stopped by close() even if its start fails
+    }
+    nm.init(c);
+    nm.start();
+    return host;
+  }
+
+  /** Waits until {@code nodes} NodeManagers are registered with the scheduler. */
+  public void awaitNodes(int nodes, Duration timeout) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (rm().getResourceScheduler().getNumClusterNodes() < nodes) {
+      if (System.nanoTime() > deadline) {
+        throw new IOException(
+            nodes
+                + " NodeManagers did not register within "
+                + timeout.toSeconds()
+                + " s ("
+                + rm().getResourceScheduler().getNumClusterNodes()
+                + " did)");
+      }
+      Thread.sleep(50);
     }
   }
 
@@ -144,13 +255,7 @@ public final class EmbeddedYarn implements AutoCloseable {
     conf.addResource(new org.apache.hadoop.fs.Path(confDir.resolve(CAPACITY_SCHEDULER).toUri()));
 
     // what an in-process cluster needs, and nothing about scheduling
-    String host = MiniYARNCluster.getHostname();
     conf.setBoolean(YarnConfiguration.YARN_MINICLUSTER_FIXED_PORTS, false);
-    conf.set(YarnConfiguration.NM_ADDRESS, host + ":0");
-    conf.set(YarnConfiguration.NM_LOCALIZER_ADDRESS, host + ":0");
-    conf.set(YarnConfiguration.NM_WEBAPP_ADDRESS, host + ":0");
-    conf.set(YarnConfiguration.NM_COLLECTOR_SERVICE_ADDRESS, host + ":0");
-    conf.set(YarnConfiguration.AMRM_PROXY_ADDRESS, host + ":0");
     int memory =
         shape.nodeMemoryMb() > 0
             ? shape.nodeMemoryMb()
@@ -160,25 +265,38 @@ public final class EmbeddedYarn implements AutoCloseable {
             ? shape.nodeVcores()
             : positive(conf.getInt(YarnConfiguration.NM_VCORES, -1), FALLBACK_NODE_VCORES);
     conf.setInt(YarnConfiguration.NM_PMEM_MB, memory);
-    // MiniYARNCluster overwrites every NM's memory with this key (default 4096)
+    // MiniYARNCluster's own NodeManagers would take their memory from this key (default 4096)
     conf.setInt(YarnConfiguration.YARN_MINICLUSTER_NM_PMEM_MB, memory);
     conf.setInt(YarnConfiguration.NM_VCORES, vcores);
-    conf.setBoolean(YarnConfiguration.NM_PMEM_CHECK_ENABLED, false);
-    conf.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
-    conf.setFloat(YarnConfiguration.NM_MAX_PER_DISK_UTILIZATION_PERCENTAGE, 100.0f);
     conf.setBoolean(YarnConfiguration.RECOVERY_ENABLED, false);
-    conf.setBoolean(YarnConfiguration.NM_RECOVERY_ENABLED, false);
     conf.setBoolean(YarnConfiguration.TIMELINE_SERVICE_ENABLED, false);
     conf.setBoolean(YarnConfiguration.LOG_AGGREGATION_ENABLED, false);
+    return conf;
+  }
+
+  /** One NodeManager's settings: its own host, its own directories, nothing about scheduling. */
+  static Configuration nodeManagerConf(Configuration clusterConf, Path dir, String host)
+      throws IOException {
+    YarnConfiguration c = new YarnConfiguration(clusterConf);
+    c.set(YarnConfiguration.NM_ADDRESS, host + ":0");
+    c.set(YarnConfiguration.NM_LOCALIZER_ADDRESS, host + ":0");
+    c.set(YarnConfiguration.NM_WEBAPP_ADDRESS, host + ":0");
+    c.set(YarnConfiguration.NM_COLLECTOR_SERVICE_ADDRESS, host + ":0");
+    c.set(YarnConfiguration.AMRM_PROXY_ADDRESS, host + ":0");
+    c.set(
+        YarnConfiguration.NM_LOCAL_DIRS, Files.createDirectories(dir.resolve("local")).toString());
+    c.set(YarnConfiguration.NM_LOG_DIRS, Files.createDirectories(dir.resolve("logs")).toString());
+    c.setBoolean(YarnConfiguration.NM_RECOVERY_ENABLED, false);
+    c.setBoolean(YarnConfiguration.NM_PMEM_CHECK_ENABLED, false);
+    c.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
+    c.setBoolean(YarnConfiguration.NM_CONTAINER_MONITOR_ENABLED, false);
+    c.setFloat(YarnConfiguration.NM_MAX_PER_DISK_UTILIZATION_PERCENTAGE, 100.0f);
     // keep container logs and work dirs on disk (NM deletions wait an hour and are dropped at
     // shutdown) while each application's log handling finishes at once, so that NMs stop in
     // about a second instead of waiting ~15 s each for scheduled log deletions
-    conf.setLong(YarnConfiguration.NM_LOG_RETAIN_SECONDS, 0);
-    conf.setInt(YarnConfiguration.DEBUG_NM_DELETE_DELAY_SEC, KEEP_FILES_SECONDS);
-    DefaultMetricsSystem.setMiniClusterMode(true);
-    // queue metrics are static: start from zero if another cluster ran in this JVM before
-    QueueMetrics.clearQueueMetrics();
-    return conf;
+    c.setLong(YarnConfiguration.NM_LOG_RETAIN_SECONDS, 0);
+    c.setInt(YarnConfiguration.DEBUG_NM_DELETE_DELAY_SEC, KEEP_FILES_SECONDS);
+    return c;
   }
 
   /**
@@ -201,14 +319,14 @@ public final class EmbeddedYarn implements AutoCloseable {
     return value > 0 ? value : fallback;
   }
 
-  private static MiniYARNCluster newCluster(Path workDir, int nodes) {
+  private static MiniYARNCluster newCluster(Path workDir) {
     // MiniYARNCluster puts its directories under GenericTestUtils.getTestDir(), i.e. the
     // test.build.data system property; point it at workDir only while the cluster is constructed
     String key = "test.build.data";
     String previous = System.getProperty(key);
     System.setProperty(key, workDir.toAbsolutePath().toString());
     try {
-      return new MiniYARNCluster("rota-demo", nodes, 1, 1, false);
+      return new MiniYARNCluster("rota-embedded", 0, 1, 1);
     } finally {
       if (previous == null) {
         System.clearProperty(key);
@@ -218,9 +336,19 @@ public final class EmbeddedYarn implements AutoCloseable {
     }
   }
 
-  /** The running cluster. */
-  public MiniYARNCluster cluster() {
-    return cluster;
+  /** The ResourceManager. */
+  public ResourceManager rm() {
+    return cluster.getResourceManager();
+  }
+
+  /** The NodeManagers, in start order (NodeManager i on host 127.0.0.(i+2)). */
+  public synchronized List<NodeManager> nodeManagers() {
+    return List.copyOf(nodeManagers.values());
+  }
+
+  /** The cluster's directories. */
+  public Path workDir() {
+    return workDir;
   }
 
   /** A copy of the client configuration (RM addresses of this cluster). */
@@ -267,26 +395,31 @@ public final class EmbeddedYarn implements AutoCloseable {
   @Override
   public void close() {
     long t0 = System.nanoTime();
-    for (String name : SHUTDOWN_NOISE) {
-      org.apache.log4j.Logger.getLogger(name).setLevel(org.apache.log4j.Level.FATAL);
+    org.apache.log4j.Level[] levels = new org.apache.log4j.Level[SHUTDOWN_NOISE.length];
+    for (int i = 0; i < SHUTDOWN_NOISE.length; i++) {
+      org.apache.log4j.Logger l = org.apache.log4j.Logger.getLogger(SHUTDOWN_NOISE[i]);
+      levels[i] = l.getLevel();
+      l.setLevel(org.apache.log4j.Level.FATAL);
+    }
+    List<Thread> stoppers = new ArrayList<>();
+    for (NodeManager nm : nodeManagers()) {
+      Thread t = new Thread(nm::stop, "stop-" + nm.getName());
+      t.start();
+      stoppers.add(t);
     }
     try {
-      cluster.stop();
-      LOG.info("embedded YARN cluster stopped in {} ms", (System.nanoTime() - t0) / 1_000_000);
-    } finally {
-      deleteTree(clientConfDir);
+      for (Thread t : stoppers) {
+        t.join(60_000);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
-  }
-
-  private static void deleteTree(Path dir) {
-    if (dir == null || !Files.exists(dir)) {
-      return;
+    cluster.stop();
+    // a second cluster may start in this JVM (rota demo runs two): its errors must show
+    for (int i = 0; i < SHUTDOWN_NOISE.length; i++) {
+      org.apache.log4j.Logger.getLogger(SHUTDOWN_NOISE[i]).setLevel(levels[i]);
     }
-    try (Stream<Path> s = Files.walk(dir)) {
-      s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      LOG.warn("could not delete {}: {}", dir, e.toString());
-    }
+    LOG.info("embedded YARN cluster stopped in {} ms", (System.nanoTime() - t0) / 1_000_000);
   }
 
   private static String rootMessage(Throwable t) {

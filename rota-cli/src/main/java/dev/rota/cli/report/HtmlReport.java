@@ -605,7 +605,9 @@ public final class HtmlReport {
           "table{border-collapse:collapse;margin:1rem 0}",
           "th,td{border:1px solid #ccc;padding:.3rem .7rem;text-align:left;vertical-align:top}",
           "th{background:#f5f5f5;font-weight:600}",
-          "td{font-variant-numeric:tabular-nums}",
+          // long unbreakable cells (configuration keys, class lists) wrap instead of widening the
+          // page
+          "td{font-variant-numeric:tabular-nums;overflow-wrap:anywhere}",
           "figure{margin:1rem 0}",
           "img{max-width:100%;height:auto;border:1px solid #ddd}",
           "figcaption{color:#555;font-size:.9rem;margin-top:.3rem}",

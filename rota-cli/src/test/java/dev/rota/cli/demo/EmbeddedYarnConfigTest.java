@@ -44,7 +44,10 @@ class EmbeddedYarnConfigTest {
         4096, conf.getInt(YarnConfiguration.NM_PMEM_MB, 0), "the demo sizes its NodeManagers");
     assertEquals(4096, conf.getInt(YarnConfiguration.YARN_MINICLUSTER_NM_PMEM_MB, 0));
     assertEquals(4, conf.getInt(YarnConfiguration.NM_VCORES, 0));
-    assertFalse(conf.getBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, true));
+    Configuration nm = EmbeddedYarn.nodeManagerConf(conf, dir.resolve("nm-0"), "127.0.0.2");
+    assertFalse(nm.getBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, true));
+    assertEquals("127.0.0.2:0", nm.get(YarnConfiguration.NM_ADDRESS), "each NM its own host");
+    assertEquals("test.MyScheduler", nm.get(YarnConfiguration.RM_SCHEDULER));
   }
 
   @Test

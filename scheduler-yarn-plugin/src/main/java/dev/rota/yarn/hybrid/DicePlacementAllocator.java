@@ -15,7 +15,9 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.placement.Localit
  * alone (the node drains), and so are updates of existing containers (e.g. Opportunistic Preemption
  * promoting a suspended long container back to GUARANTEED on its own node), which CapacityScheduler
  * also places through this hook. SHORT applications and a disabled hybrid scheduler see
- * CapacityScheduler's default behaviour ({@link LocalityAppPlacementAllocator}).
+ * CapacityScheduler's default behaviour ({@link LocalityAppPlacementAllocator}). A long application
+ * that runs under a Rayon reservation is kept off the short partition only, not off Dice's closed
+ * nodes: the reservation's guarantee wins over Dice's response to short waits.
  *
  * <p>Called for every node CapacityScheduler considers, so it only reads a volatile snapshot.
  */
@@ -32,7 +34,9 @@ public class DicePlacementAllocator<N extends SchedulerNode>
     if (rt == null
         || schedulerRequestKey.getContainerToUpdate() != null
         || !rt.excludesLong(node.getNodeID())
-        || rt.classOf(appSchedulingInfo.getApplicationId()) != JobClass.LONG) {
+        || rt.classOf(appSchedulingInfo.getApplicationId()) != JobClass.LONG
+        || (!rt.excludesReserved(node.getNodeID())
+            && rt.reserved(appSchedulingInfo.getApplicationId()))) {
       return true;
     }
     rt.metrics().longPlacementRefused();

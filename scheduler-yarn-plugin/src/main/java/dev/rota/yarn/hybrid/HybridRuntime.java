@@ -123,9 +123,18 @@ public final class HybridRuntime implements AutoCloseable {
     }
   }
 
-  /** Applies refreshed settings (refreshQueues): classifier, Dice parameters, partition size. */
+  /**
+   * Applies refreshed settings (refreshQueues): classifier, Dice parameters, partition size. A
+   * refresh that leaves the hybrid keys as they were (e.g. the AdaptiveConfig tuner's, every
+   * interval) keeps the applications' classes: re-classifying them would count and log every
+   * running application again.
+   */
   public void reconfigure(HybridSettings newSettings) {
-    this.settings = Objects.requireNonNull(newSettings, "settings");
+    Objects.requireNonNull(newSettings, "settings");
+    if (newSettings.equals(settings)) {
+      return;
+    }
+    this.settings = newSettings;
     this.classifier = new JobClassifier(newSettings);
     classes.clear();
     LOG.info("Rota hybrid reconfigured: {}", newSettings.describe());
@@ -183,6 +192,24 @@ public final class HybridRuntime implements AutoCloseable {
   /** True if a new container of a LONG application must not be placed on {@code node}. */
   public boolean excludesLong(NodeId node) {
     return partition.excludesLong(node);
+  }
+
+  /**
+   * True if a new container of a LONG application that runs under a Rayon reservation must not be
+   * placed on {@code node}: only the short partition, not the nodes Dice closed. Dice closes nodes
+   * to long work while short tasks wait; a reservation's guarantee wins over that (in {@code rota
+   * demo} a reserved job kept off Dice's closed nodes missed its deadline by 12 s).
+   */
+  public boolean excludesReserved(NodeId node) {
+    return partition.inShortPartition(node);
+  }
+
+  /** Whether {@code app} was submitted with a reservation id. */
+  public boolean reserved(ApplicationId app) {
+    RMApp rmApp = rmContext.getRMApps().get(app);
+    return rmApp != null
+        && rmApp.getApplicationSubmissionContext() != null
+        && rmApp.getApplicationSubmissionContext().getReservationID() != null;
   }
 
   /**

@@ -66,6 +66,11 @@ public record PartitionView(List<NodeId> ordered, Set<NodeId> shortNodes, Set<No
     return shortNodes.contains(node) || closedNodes.contains(node);
   }
 
+  /** True if {@code node} is in the short partition (whatever Dice closed). */
+  public boolean inShortPartition(NodeId node) {
+    return shortNodes.contains(node);
+  }
+
   /** The nodes outside the short partition (open or closed), ascending. */
   public List<NodeId> generalNodes() {
     List<NodeId> general = new ArrayList<>(ordered.size());
