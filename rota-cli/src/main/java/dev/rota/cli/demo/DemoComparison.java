@@ -498,13 +498,10 @@ public final class DemoComparison {
     HtmlReport.writePlot(file, "Job latency CDF", "Latency (s)", "Fraction of jobs", series, false);
   }
 
+  /** A sample's empirical CDF, drawn as steps ({@link Percentiles#stepCdf}). */
   private static Series cdf(String name, double[] values) {
-    double[] x = new Percentiles(values).sortedValues();
-    double[] y = new double[x.length];
-    for (int i = 0; i < x.length; i++) {
-      y[i] = (i + 1.0) / x.length;
-    }
-    return new Series(name, x, y);
+    double[][] xy = new Percentiles(values).stepCdf();
+    return new Series(name, xy[0], xy[1]);
   }
 
   private void utilizationPlot(Path file) throws IOException {
