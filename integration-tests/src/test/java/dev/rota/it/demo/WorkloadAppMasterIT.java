@@ -42,7 +42,8 @@ class WorkloadAppMasterIT {
     WorkloadSpec spec =
         new WorkloadSpec(
             "job-stages",
-            "root.default",
+            // a leaf of conf/'s queues (the demo's: tenants alpha and beta, no root.default)
+            "root.alpha.alpha_long",
             0,
             ExecutionType.GUARANTEED,
             Optional.empty(),
