@@ -46,7 +46,8 @@ class CheckConfCommandTest {
             "adaptive-fair",
             "colocation",
             "acl",
-            "elastic")) {
+            "elastic",
+            "minimal")) {
       String[] r = check(CONF.resolve(d));
       assertEquals("0", r[0], d + ": " + r[1]);
       assertTrue(r[1].contains(": OK ("), r[1]);

@@ -36,14 +36,17 @@ final class OperatorConf implements AutoCloseable {
     this.classpathDir = classpathDir;
   }
 
-  /** {@code <rota.root.dir>/conf}. */
+  /**
+   * {@code <rota.root.dir>/conf/minimal}: Rota with every system off, so that these tests see the
+   * plug-in itself (conf/ has the systems on together, as rota demo runs them).
+   */
   static Path confDir() {
     String root = System.getProperty("rota.root.dir");
     if (root == null) {
       throw new IllegalStateException(
           "system property rota.root.dir is not set (the parent pom sets it for failsafe)");
     }
-    return Path.of(root, "conf");
+    return Path.of(root, "conf", "minimal");
   }
 
   /** Installs conf/yarn-site.xml and conf/capacity-scheduler.xml first on the classpath. */

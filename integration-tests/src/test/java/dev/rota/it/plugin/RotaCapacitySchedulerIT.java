@@ -42,9 +42,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * A MiniYARNCluster (1 RM, 2 NMs) whose ResourceManager runs {@link RotaCapacityScheduler} from the
- * drop-in jar, configured exactly by {@code conf/yarn-site.xml} and {@code
- * conf/capacity-scheduler.xml}. Methods run in order on one cluster: start-up checks, a real
- * application, refreshQueues, RM restart.
+ * drop-in jar, configured exactly by {@code conf/minimal/yarn-site.xml} and {@code
+ * conf/minimal/capacity-scheduler.xml} (Rota with every system off). Methods run in order on one
+ * cluster: start-up checks, a real application, refreshQueues, RM restart.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RotaCapacitySchedulerIT {

@@ -21,8 +21,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * A real ResourceManager, configured from conf/ plus one bad {@code yarn.scheduler.rota.*} setting,
- * must refuse to start and say which key and value are wrong.
+ * A real ResourceManager, configured from conf/minimal/ plus one bad {@code yarn.scheduler.rota.*}
+ * setting, must refuse to start and say which key and value are wrong.
  */
 class RotaConfigurationFailFastIT {
 
