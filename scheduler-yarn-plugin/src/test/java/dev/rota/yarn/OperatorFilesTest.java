@@ -98,6 +98,24 @@ class OperatorFilesTest {
     }
   }
 
+  /**
+   * conf/ holds only what an operator copies: no tuner history ({@code .previous}) or temporary
+   * file, which would mean a test or a demo ran Rota's tuner on the repository's own files.
+   */
+  @Test
+  void noTunerLeftoversInConf() throws IOException {
+    try (java.util.stream.Stream<Path> files = Files.walk(root().resolve("conf"))) {
+      List<Path> leftovers =
+          files
+              .filter(
+                  f ->
+                      f.getFileName().toString().contains(".previous")
+                          || f.getFileName().toString().endsWith(".rota-tmp"))
+              .toList();
+      assertTrue(leftovers.isEmpty(), "a tuner ran on the repository's conf/: " + leftovers);
+    }
+  }
+
   @Test
   void everyShippedXmlFileParsesWithHadoopsConfigurationAndHoldsNoMergeMarker() throws IOException {
     List<Path> files = shippedXml();

@@ -53,8 +53,15 @@ class WorkloadAppMasterIT {
                 new WorkloadSpec.Stage(2, 256, 1, List.of(1), List.of(300L))));
 
     ApplicationReport report;
-    try (EmbeddedYarn yarn =
-            EmbeddedYarn.start(root.resolve("conf"), work, EmbeddedYarn.Shape.of(2));
+    // a copy of conf/: its AdaptiveConfig tuner rewrites the capacity-scheduler.xml it runs from
+    Path conf = java.nio.file.Files.createDirectories(work.resolve("conf"));
+    for (String f : List.of(EmbeddedYarn.YARN_SITE, EmbeddedYarn.CAPACITY_SCHEDULER)) {
+      java.nio.file.Files.copy(
+          root.resolve("conf").resolve(f),
+          conf.resolve(f),
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+    try (EmbeddedYarn yarn = EmbeddedYarn.start(conf, work, EmbeddedYarn.Shape.of(2));
         YarnClient client = yarn.newClient()) {
       ApplicationId id =
           new WorkloadClient(client, AmLaunch.sameJvm(yarn.clientConfDir())).submit(spec);
