@@ -1,5 +1,7 @@
 package dev.rota.it.restart;
 
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.hadoop.service.Service;
@@ -40,6 +42,11 @@ class FileStoreRestartIT extends RestartScenario {
         60,
         () -> yarn.rm(0).getServiceState() == Service.STATE.STARTED,
         () -> "state " + yarn.rm(0).getServiceState());
+    // the scenario is this class's only if the recovered RM really read the FileSystem store
+    assertInstanceOf(
+        org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore.class,
+        yarn.rm(0).getRMContext().getStateStore(),
+        "the restarted ResourceManager's state store");
     return "RM restarted (FileSystemRMStateStore)";
   }
 }

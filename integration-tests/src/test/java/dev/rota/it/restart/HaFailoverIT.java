@@ -1,5 +1,7 @@
 package dev.rota.it.restart;
 
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.curator.test.TestingServer;
@@ -69,6 +71,11 @@ class HaFailoverIT extends RestartScenario {
         60,
         () -> haState(standby) == HAServiceState.ACTIVE && yarn.activeIndex() == standby,
         () -> "rm" + standby + " " + haState(standby) + ", active index " + yarn.activeIndex());
+    // the new active RM recovers from the ZooKeeper store the old one wrote
+    assertInstanceOf(
+        org.apache.hadoop.yarn.server.resourcemanager.recovery.ZKRMStateStore.class,
+        yarn.rm(standby).getRMContext().getStateStore(),
+        "the new active ResourceManager's state store");
     return "failover rm" + active + " -> rm" + standby + " (embedded elector, ZKRMStateStore)";
   }
 
