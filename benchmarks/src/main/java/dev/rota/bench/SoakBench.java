@@ -13,7 +13,6 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
-import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.apache.hadoop.yarn.api.protocolrecords.GetNewReservationRequest;
 import org.apache.hadoop.yarn.api.protocolrecords.ReservationSubmissionRequest;
@@ -74,10 +73,12 @@ public final class SoakBench {
       long heapUsedAfterGc,
       int mbeansBeforeRefresh,
       int mbeansAfterRefresh,
+      int reservationQueueMBeans,
       int reservationsSubmitted,
       int reservationsInPlan,
       long exceptions,
-      long followerWarnings) {}
+      long followerWarnings,
+      List<String> firstExceptions) {}
 
   private SoakBench() {}
 
@@ -188,6 +189,13 @@ public final class SoakBench {
     cs.set("yarn.scheduler.rota.adaptive.interval-seconds", "120");
     cs.set("yarn.scheduler.rota.adaptive.groups", "root.shared");
     cs.set("yarn.scheduler.rota.adaptive.dry-run", "true");
+    // the node-attribute and node-label stores default to /tmp/hadoop-yarn-${user}, shared by every
+    // RM on the machine: a concurrent or earlier RM's files must not leak into this run
+    cs.set(
+        "yarn.node-attribute.fs-store.root-dir", dir.resolve("node-attribute").toUri().toString());
+    cs.set(
+        YarnConfiguration.FS_NODE_LABELS_STORE_ROOT_DIR,
+        dir.resolve("node-labels").toUri().toString());
     // refreshQueues re-reads capacity-scheduler.xml through the configuration's class loader, as a
     // real RM reads $HADOOP_CONF_DIR: the file is written and served first (see confLoader)
     try (java.io.OutputStream out =
@@ -256,6 +264,7 @@ public final class SoakBench {
   /** Runs the soak; {@code progress} gets one line per phase. */
   static List<Phase> run(Size size, java.util.function.Consumer<String> progress) throws Exception {
     Path dir = Files.createTempDirectory("rota-soak");
+    FIRST.clear();
     AtomicLong exceptions = new AtomicLong();
     Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
     Thread.setDefaultUncaughtExceptionHandler(
@@ -326,14 +335,14 @@ public final class SoakBench {
           containers += finish(rm, cs, done, exceptions);
           finished += Arrays.stream(done).filter(x -> x != null).count();
         }
-        int before = rmMBeans();
+        int before = nonReservationMBeans();
         try {
           // what yarn rmadmin -refreshQueues runs: the scheduler, then the reservation system
           rm.getAdminService().refreshQueues(RefreshQueuesRequest.newInstance());
         } catch (Exception e) {
           seen(exceptions, "refreshQueues", e);
         }
-        int after = rmMBeans();
+        int after = nonReservationMBeans();
         System.gc();
         System.gc();
         long heap = memory.getHeapMemoryUsage().getUsed();
@@ -355,10 +364,12 @@ public final class SoakBench {
                 heap,
                 before,
                 after,
+                rmMBeanNames().size() - after,
                 reservations,
                 inPlan,
                 exceptions.get() + errors.count(),
-                errors.followerWarnings());
+                errors.followerWarnings(),
+                firstSeen());
         phases.add(ph);
         progress.accept(row(ph));
         java.util.Set<String> names = rmMBeanNames();
@@ -383,8 +394,25 @@ public final class SoakBench {
     return phases;
   }
 
+  /** The first exceptions and error lines of the run, one line each, for the assertion message. */
+  private static final List<String> FIRST =
+      java.util.Collections.synchronizedList(new ArrayList<>());
+
+  private static void remember(String line) {
+    if (FIRST.size() < 5) {
+      FIRST.add(line);
+    }
+  }
+
+  private static List<String> firstSeen() {
+    synchronized (FIRST) {
+      return List.copyOf(FIRST);
+    }
+  }
+
   /** Counts an exception; prints the first 20 with their stack traces. */
   private static void seen(AtomicLong counter, String where, Throwable e) {
+    remember(where + ": " + e);
     if (counter.incrementAndGet() <= 20) {
       System.err.println("soak: exception at " + where + ":");
       e.printStackTrace();
@@ -456,10 +484,14 @@ public final class SoakBench {
     }
   }
 
-  /** MBeans the ResourceManager registered ({@code Hadoop:service=ResourceManager,*}). */
-  static int rmMBeans() throws Exception {
-    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-    return server.queryNames(new ObjectName("Hadoop:service=ResourceManager,*"), null).size();
+  /**
+   * MBeans the ResourceManager registered ({@code Hadoop:service=ResourceManager,*}) except the
+   * metrics of reservation queues ({@code q1=dedicated,q2=...}): Hadoop's plan follower creates
+   * those on its own timer thread, so they may appear between any two counts; they are reported in
+   * a column of their own.
+   */
+  static int nonReservationMBeans() throws Exception {
+    return (int) rmMBeanNames().stream().filter(n -> !n.contains(",q1=dedicated,q2=")).count();
   }
 
   static java.util.Set<String> rmMBeanNames() throws Exception {
@@ -492,6 +524,15 @@ public final class SoakBench {
       }
       if ((error || warnWithException) && !stopping) {
         n.incrementAndGet();
+        remember(
+            e.getLevel()
+                + " "
+                + e.getLoggerName()
+                + ": "
+                + e.getRenderedMessage()
+                + (e.getThrowableInformation() == null
+                    ? ""
+                    : " " + e.getThrowableInformation().getThrowable()));
         if (n.get() <= 20) {
           System.err.println(
               "soak: "
@@ -528,7 +569,7 @@ public final class SoakBench {
   private static String row(Phase p) {
     return String.format(
         Locale.ROOT,
-        "| %d | %,d | %,d | %,d | %.1f | %.1f | %d | %d | %d | %d | %d | %d |",
+        "| %d | %,d | %,d | %,d | %.1f | %.1f | %d | %d | %d | %d | %d | %d | %d |",
         p.phase(),
         p.appsFinished(),
         p.containers(),
@@ -537,6 +578,7 @@ public final class SoakBench {
         p.heapUsedAfterGc() / 1048576.0,
         p.mbeansBeforeRefresh(),
         p.mbeansAfterRefresh(),
+        p.reservationQueueMBeans(),
         p.reservationsSubmitted(),
         p.reservationsInPlan(),
         p.exceptions(),
@@ -558,9 +600,10 @@ public final class SoakBench {
             s.life()));
     b.append(
         "| phase | apps finished | containers | simulated s | wall s | heap after GC MiB |"
-            + " RM MBeans before refresh | after refresh | reservations submitted | in plan |"
+            + " RM MBeans before refresh | after refresh | reservation-queue MBeans |"
+            + " reservations submitted | in plan |"
             + " exceptions (cumulative) | Hadoop plan-follower WARNs (cumulative) |\n");
-    b.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (Phase p : phases) {
       b.append(row(p)).append('\n');
     }

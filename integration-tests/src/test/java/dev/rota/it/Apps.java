@@ -37,11 +37,44 @@ public final class Apps {
         .contains(r.getYarnApplicationState())) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError(
-            app + " not finished after " + seconds + " s: " + r.getYarnApplicationState());
+            app
+                + " not finished after "
+                + seconds
+                + " s: "
+                + r.getYarnApplicationState()
+                + ", progress "
+                + r.getProgress()
+                + ", diagnostics '"
+                + r.getDiagnostics()
+                + "', containers of the current attempt "
+                + containers(client, r));
       }
       Thread.sleep(250);
       r = client.getApplicationReport(app);
     }
     return r;
+  }
+
+  /** The current attempt's containers as the RM reports them (id, execution type, state, node). */
+  private static String containers(YarnClient client, ApplicationReport r) {
+    if (r.getCurrentApplicationAttemptId() == null) {
+      return "(no attempt)";
+    }
+    try {
+      return client.getContainers(r.getCurrentApplicationAttemptId()).stream()
+          .map(
+              c ->
+                  c.getContainerId()
+                      + " "
+                      + c.getExecutionType()
+                      + " "
+                      + c.getContainerState()
+                      + " on "
+                      + c.getAssignedNode())
+          .toList()
+          .toString();
+    } catch (Exception e) {
+      return "(not reported: " + e + ")";
+    }
   }
 }

@@ -189,6 +189,14 @@ public final class EmbeddedYarn implements AutoCloseable {
     c.setBoolean(YarnConfiguration.RECOVERY_ENABLED, false);
     c.setBoolean(YarnConfiguration.TIMELINE_SERVICE_ENABLED, false);
     c.setBoolean(YarnConfiguration.LOG_AGGREGATION_ENABLED, false);
+    // Hadoop's default for both stores is /tmp/hadoop-yarn-${user}, shared by every RM on the
+    // machine: this cluster's node attributes and labels live and die with its work directory
+    c.set(
+        YarnConfiguration.FS_NODE_ATTRIBUTE_STORE_ROOT_DIR,
+        workDir.toAbsolutePath().resolve("node-attribute").toUri().toString());
+    c.set(
+        YarnConfiguration.FS_NODE_LABELS_STORE_ROOT_DIR,
+        workDir.toAbsolutePath().resolve("node-labels").toUri().toString());
     DefaultMetricsSystem.setMiniClusterMode(true);
     // queue metrics are static: start from zero if another cluster ran in this JVM before
     QueueMetrics.clearQueueMetrics();
