@@ -95,7 +95,11 @@ public final class CoLocationPolicy implements TelemetryPolicy {
   private final SplittableRandom random;
   private final Set<String> admitted = new HashSet<>();
   private final Map<String, String> appOfJob = new HashMap<>();
+
+  /** Fallback reasons already logged; a job's "no declared demand" is kept while the job lives. */
   private final Set<String> logged = new HashSet<>();
+
+  private static final String NO_DEMAND = "demand:";
   private Consumer<Observation> observer = o -> {};
   private Selection cached;
 
@@ -298,7 +302,7 @@ public final class CoLocationPolicy implements TelemetryPolicy {
     if (fallback != null) {
       if (!fallback.isEmpty()) {
         fifoFallbacks++;
-        if (logged.add(fallback.startsWith("job ") ? "demand:" + head.spec().id() : fallback)) {
+        if (logged.add(fallback.startsWith("job ") ? NO_DEMAND + head.spec().id() : fallback)) {
           LOG.warning(() -> name() + ": admitting in FIFO order because " + fallbackReason(head));
         }
       }
@@ -613,11 +617,20 @@ public final class CoLocationPolicy implements TelemetryPolicy {
     }
     appOfJob.keySet().retainAll(live);
     admitted.retainAll(live);
+    logged.removeIf(
+        k -> k.startsWith(NO_DEMAND) && !live.contains(k.substring(NO_DEMAND.length())));
   }
 
   /** Jobs the policy currently keeps state for (tests: nothing grows without bound). */
   int trackedJobs() {
     return appOfJob.size();
+  }
+
+  /**
+   * Fallback reasons remembered as logged (tests: one per live job at most, plus the fixed ones).
+   */
+  int loggedFallbacks() {
+    return logged.size();
   }
 
   /** Sums of a node pair's utilization samples within a period. */

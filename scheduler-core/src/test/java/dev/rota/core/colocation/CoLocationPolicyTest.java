@@ -159,6 +159,26 @@ class CoLocationPolicyTest {
   }
 
   @Test
+  void aJobWithoutDemandIsLoggedOnceAndForgottenWhenItLeaves() {
+    // the soak (10,000 nodes, 100,000 applications, none tagged) grew the heap by 2.3 MiB per
+    // phase of 20,000 applications: the "logged once" set kept every job that ever lacked a tag
+    CoLocationSettings tagged = S.withDemandTag(CoLocationSettings.DEMAND_TAG);
+    FakeCluster c = new FakeCluster(1);
+    java.util.Arrays.fill(c.utilization, BUSY);
+    FakeCluster.Job j =
+        c.job(JobSpec.builder("nodemand").stage(Resource.of(1024, 1), new double[] {1}).build());
+    CoLocationPolicy p = CoLocationPolicy.ra(tagged, new SplittableRandom(1));
+    assertEquals(List.of("nodemand"), pass(p, c));
+    assertEquals(List.of("nodemand"), pass(p, c));
+    assertEquals(1, p.loggedFallbacks());
+    p.observe(c); // opens the update period at time 0
+    c.jobs.remove(j);
+    c.now = 60;
+    p.observe(c);
+    assertEquals(0, p.loggedFallbacks());
+  }
+
+  @Test
   void aMalformedDemandTagIsNamed() {
     CoLocationPolicy p =
         CoLocationPolicy.ra(
