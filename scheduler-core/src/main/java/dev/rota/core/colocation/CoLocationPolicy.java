@@ -79,6 +79,24 @@ public final class CoLocationPolicy implements TelemetryPolicy {
   public record Observation(
       double time, String ctx, String act, double goodness, double baseline) {}
 
+  /**
+   * One admission sampled from π: the contexts with their weights (empty: uniform), the eligible
+   * applications, the probability of each (the mixture the pick was sampled from) and the pick.
+   */
+  public record Choice(
+      double time,
+      Map<String, Double> contexts,
+      List<String> support,
+      List<Double> probabilities,
+      String app,
+      String jobId) {
+    /** The probability the pick had of {@code application} (0 when it was not eligible). */
+    public double probability(String application) {
+      int k = support.indexOf(application);
+      return k < 0 ? 0 : probabilities.get(k);
+    }
+  }
+
   /** Counters for logs and metrics. */
   public record Stats(
       long admissions,
@@ -97,6 +115,7 @@ public final class CoLocationPolicy implements TelemetryPolicy {
   private final Map<String, String> appOfJob = new HashMap<>();
   private final Set<String> logged = new HashSet<>();
   private Consumer<Observation> observer = o -> {};
+  private Consumer<Choice> chooser = c -> {};
   private Selection cached;
 
   // telemetry accumulated over the current period, per (node, older job, newer job)
@@ -178,6 +197,11 @@ public final class CoLocationPolicy implements TelemetryPolicy {
   /** Receives every bandit step (experiment logs; the RM's metrics later). */
   public void onObservation(Consumer<Observation> listener) {
     this.observer = Objects.requireNonNull(listener, "listener");
+  }
+
+  /** Receives every admission sampled from π (tests; what admission followed). */
+  public void onChoice(Consumer<Choice> listener) {
+    this.chooser = Objects.requireNonNull(listener, "listener");
   }
 
   /** A job's application: its {@value #APP_TAG} tag, else its id. */
@@ -337,7 +361,8 @@ public final class CoLocationPolicy implements TelemetryPolicy {
               + free
               + " for admission");
     }
-    double[] p = policy(contexts(view), support);
+    Map<String, Double> ctx = contexts(view);
+    double[] p = policy(ctx, support);
     int k = sample(p);
     double best = 0;
     for (double v : p) {
@@ -350,6 +375,18 @@ public final class CoLocationPolicy implements TelemetryPolicy {
     String app = support.get(k);
     for (JobView j : eligible) {
       if (applicationOf(j.spec()).equals(app)) {
+        List<Double> probs = new ArrayList<>(p.length);
+        for (double v : p) {
+          probs.add(v);
+        }
+        chooser.accept(
+            new Choice(
+                view.now(),
+                java.util.Collections.unmodifiableMap(new LinkedHashMap<>(ctx)),
+                List.copyOf(support),
+                List.copyOf(probs),
+                app,
+                j.spec().id()));
         cached =
             new Selection(
                 j.spec().id(),

@@ -212,6 +212,39 @@ class CoLocationPolicyTest {
   }
 
   @Test
+  void aSampledAdmissionReportsTheLearnedPolicyItWasDrawnFrom() {
+    GradientBandit b = new GradientBandit(0.1, true);
+    for (String a : List.of("A", "B", "C")) {
+      b.ensure(a);
+    }
+    b.observe("A", "B", 10);
+    b.observe("A", "B", 4); // row A = (0.1, −0.2, 0.1)
+    FakeCluster c = new FakeCluster(1); // 6 vcores
+    java.util.Arrays.fill(c.utilization, BUSY);
+    FakeCluster.Job r = c.job("r", "A", 2);
+    c.run(r, 0, 2, 0); // A alone on the node, 4 vcores free: context A, weight 4
+    c.now = 42;
+    c.job("b", "B", 4);
+    c.job("c", "C", 4); // each fits, not both: a queue to reorder
+    CoLocationPolicy p = CoLocationPolicy.raStar(S, b.snapshot(), new SplittableRandom(5));
+    List<CoLocationPolicy.Choice> choices = new ArrayList<>();
+    p.onChoice(choices::add);
+    p.admit(r, c); // learns r's application, as the drivers' walk does
+    List<String> admitted = pass(p, c);
+    assertEquals(1, choices.size());
+    CoLocationPolicy.Choice ch = choices.get(0);
+    assertEquals(42, ch.time(), 0);
+    assertEquals(Map.of("A", 4.0), ch.contexts());
+    assertEquals(List.of("B", "C"), ch.support());
+    // π(B | A) over {B, C} = 1 / (1 + e^0.3)
+    assertEquals(0.425557483188341, ch.probability("B"), 1e-12);
+    assertEquals(1 - 0.425557483188341, ch.probability("C"), 1e-12);
+    assertEquals(0, ch.probability("X"), 0);
+    assertEquals(List.of(ch.jobId()), admitted);
+    assertEquals(ch.app(), ch.jobId().equals("b") ? "B" : "C");
+  }
+
+  @Test
   void rankKeepsSubmissionOrderAndThePairwiseCap() {
     FakeCluster c = new FakeCluster(1);
     FakeCluster.Job a = c.job("a", "A", 2);
