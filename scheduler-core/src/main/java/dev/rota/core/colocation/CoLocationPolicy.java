@@ -250,6 +250,21 @@ public final class CoLocationPolicy implements TelemetryPolicy {
     }
   }
 
+  /**
+   * {@link #declaredDemand}, with a malformed tag taken as no declared demand (logged once per job
+   * at WARNING, naming the job and the value): a user's property never fails the scheduler.
+   */
+  private Optional<Resource> demand(JobSpec spec) {
+    try {
+      return declaredDemand(spec);
+    } catch (IllegalArgumentException e) {
+      if (logged.add("malformed:" + spec.id())) {
+        LOG.warning(() -> name() + ": " + e.getMessage() + "; taken as no declared demand");
+      }
+      return Optional.empty();
+    }
+  }
+
   // ---- admission ----------------------------------------------------------------------------
 
   @Override
@@ -297,7 +312,7 @@ public final class CoLocationPolicy implements TelemetryPolicy {
     if (cached != null) {
       for (JobView j : waiting) {
         if (j.spec().id().equals(cached.jobId)) {
-          Optional<Resource> d = declaredDemand(j.spec());
+          Optional<Resource> d = demand(j.spec());
           if (d.isEmpty() || d.get().fitsIn(free)) {
             return cached;
           }
@@ -306,7 +321,7 @@ public final class CoLocationPolicy implements TelemetryPolicy {
       cached = null;
     }
     JobView head = waiting.get(0);
-    Optional<Resource> headDemand = declaredDemand(head.spec());
+    Optional<Resource> headDemand = demand(head.spec());
     String fallback = null;
     if (strategy == Strategy.FIFO) {
       fallback = "";
@@ -343,7 +358,7 @@ public final class CoLocationPolicy implements TelemetryPolicy {
     List<String> support = new ArrayList<>();
     for (int k = 0; k < Math.min(settings.windowN(), waiting.size()); k++) {
       JobView j = waiting.get(k);
-      Optional<Resource> d = declaredDemand(j.spec());
+      Optional<Resource> d = demand(j.spec());
       if (d.isPresent() && d.get().fitsIn(free)) {
         eligible.add(j);
         String app = applicationOf(j.spec());
@@ -401,7 +416,7 @@ public final class CoLocationPolicy implements TelemetryPolicy {
     if (settings.windowN() == 0) {
       return "the window n is 0";
     }
-    if (declaredDemand(head.spec()).isEmpty()) {
+    if (demand(head.spec()).isEmpty()) {
       return "job "
           + head.spec().id()
           + " declares no total demand"
@@ -415,7 +430,7 @@ public final class CoLocationPolicy implements TelemetryPolicy {
     Resource free = view.totalCapacity().minus(view.used());
     for (JobView j : view.runnableJobs()) {
       if (admitted.contains(j.spec().id())) {
-        Optional<Resource> d = declaredDemand(j.spec());
+        Optional<Resource> d = demand(j.spec());
         if (d.isPresent()) {
           Resource left = clampedMinus(d.get(), j.used());
           free = clampedMinus(free, left);
@@ -436,7 +451,7 @@ public final class CoLocationPolicy implements TelemetryPolicy {
   private boolean allFit(List<JobView> waiting, Resource free) {
     Resource sum = Resource.ZERO;
     for (JobView j : waiting) {
-      Optional<Resource> d = declaredDemand(j.spec());
+      Optional<Resource> d = demand(j.spec());
       if (d.isEmpty()) {
         return false;
       }

@@ -159,6 +159,64 @@ class CoLocationPolicyTest {
   }
 
   @Test
+  void eachFifoFallbackIsLoggedOnceWithItsReasonAndAMalformedDemandNeverThrows() {
+    java.util.logging.Logger log =
+        java.util.logging.Logger.getLogger(CoLocationPolicy.class.getName());
+    List<String> warnings = new ArrayList<>();
+    java.util.logging.Handler h =
+        new java.util.logging.Handler() {
+          @Override
+          public void publish(java.util.logging.LogRecord r) {
+            warnings.add(r.getMessage());
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    log.addHandler(h);
+    try {
+      // n = 0
+      FakeCluster c = contended();
+      CoLocationPolicy p = CoLocationPolicy.ra(S.withWindowN(0), new SplittableRandom(3));
+      pass(p, c);
+      pass(p, c);
+      assertEquals(
+          List.of("colocation-ra: admitting in FIFO order because the window n is 0"), warnings);
+      // a malformed declared demand at the head: logged, taken as none, admitted FIFO
+      warnings.clear();
+      CoLocationSettings tagged = S.withDemandTag(CoLocationSettings.DEMAND_TAG);
+      FakeCluster m = new FakeCluster(1);
+      java.util.Arrays.fill(m.utilization, BUSY);
+      m.job(
+          JobSpec.builder("bad")
+              .stage(Resource.of(1024, 1), new double[] {1})
+              .tags(Map.of(CoLocationSettings.DEMAND_TAG, "lots"))
+              .build());
+      m.job(
+          JobSpec.builder("big")
+              .stage(Resource.of(1024, 1), new double[] {1})
+              .tags(Map.of(CoLocationSettings.DEMAND_TAG, "7168,7"))
+              .build());
+      CoLocationPolicy q = CoLocationPolicy.ra(tagged, new SplittableRandom(1));
+      assertEquals(List.of("bad"), pass(q, m));
+      pass(q, m);
+      assertEquals(
+          List.of(
+              "colocation-ra: job bad: tag rota.colocation.demand must be 'MEMORY_MB,VCORES' with"
+                  + " non-negative integers, got 'lots'; taken as no declared demand",
+              "colocation-ra: admitting in FIFO order because job bad declares no total demand"
+                  + " (tag rota.colocation.demand)"),
+          warnings);
+      assertEquals(1, q.stats().fifoFallbacks());
+    } finally {
+      log.removeHandler(h);
+    }
+  }
+
+  @Test
   void aMalformedDemandTagIsNamed() {
     CoLocationPolicy p =
         CoLocationPolicy.ra(
