@@ -47,12 +47,14 @@ import org.slf4j.LoggerFactory;
  * The co-location learner learning in a real ResourceManager (issue #13): one NodeManager with
  * resource monitoring on and Rota's agent ({@link ProcUtilizationAttributes}, every 500 ms)
  * publishing disk, network and I/O-wait as node attributes; twelve applications in same-kind blocks
- * as in the paper's Queue A (3 CPU-bound, 3 IO-bound, 3 CPU-bound, 3 IO-bound: FIFO would pair
- * mostly alike), two at a time by the learner's gate, γ = 1, a 2 s update period and seed 7. A
- * CPU-bound application runs k busy loops (the workload AM's {@code cpu} tasks) and an IO-bound one
- * k {@code dd} streams with {@code fdatasync} ({@code disk} tasks), k = this host's processors (at
- * most 4): a CPU-bound application fills the CPU alone, as the paper's CPU-bound dataflows fill
- * their nodes, so a second one adds no utilization and a disk streamer beside it does.
+ * as in the paper's Queue A, IO-bound first as TPCH10 is there (3 IO-bound, 3 CPU-bound, 3
+ * IO-bound, 3 CPU-bound: FIFO would pair mostly alike), two at a time by the learner's gate, tasks
+ * of 10 s (a pair's time together is mostly load, not an AM starting), γ = 1, a 2 s update period,
+ * seed 7. A CPU-bound application runs k busy loops (the workload AM's {@code cpu} tasks) and an
+ * IO-bound one k {@code dd} streams with {@code fdatasync} ({@code disk} tasks), k = this host's
+ * processors (at most 4): a CPU-bound application fills the CPU alone, as the paper's CPU-bound
+ * dataflows fill their nodes, so a second one adds no utilization and a disk streamer beside it
+ * does.
  *
  * <p>Asserted: the agent's telemetry reaches the scheduler's node; every bandit step is attributed
  * to a pair of applications that really ran together; no FIFO fallback once telemetry arrived; the
@@ -71,7 +73,7 @@ import org.slf4j.LoggerFactory;
  */
 class CoLocationLearningIT {
   private static final int APPS_PER_BLOCK = 3;
-  private static final long TASK_MS = 6000;
+  private static final long TASK_MS = 10_000;
 
   private static ShippedConf conf;
   private static LoopbackCluster cluster;
@@ -253,7 +255,7 @@ class CoLocationLearningIT {
 
     Map<String, WorkloadSpec.Load> kinds = new LinkedHashMap<>();
     for (int block = 0; block < 4; block++) {
-      WorkloadSpec.Load load = block % 2 == 0 ? WorkloadSpec.Load.CPU : WorkloadSpec.Load.DISK;
+      WorkloadSpec.Load load = block % 2 == 0 ? WorkloadSpec.Load.DISK : WorkloadSpec.Load.CPU;
       for (int i = 1; i <= APPS_PER_BLOCK; i++) {
         kinds.put(
             (load == WorkloadSpec.Load.CPU ? "c" : "d") + (block / 2 * APPS_PER_BLOCK + i), load);
