@@ -134,6 +134,12 @@ public final class LoopbackCluster implements AutoCloseable {
     QueueMetrics.clearQueueMetrics();
     conf.setBoolean(YarnConfiguration.TIMELINE_SERVICE_ENABLED, false);
     conf.setBoolean(YarnConfiguration.LOG_AGGREGATION_ENABLED, false);
+    // The RM's node-attribute store, under this cluster's directory and empty at its start, not
+    // Hadoop's default /tmp/hadoop-yarn-${user}: that one is shared by every test run on the
+    // machine, and its mirror gives a new RM the attributes an earlier run's node published.
+    Path attributeStore = workDir.resolve("node-attribute-store");
+    deleteTree(attributeStore);
+    conf.set("yarn.node-attribute.fs-store.root-dir", attributeStore.toUri().toString());
     MiniYARNCluster mini = newMiniCluster(workDir, resourceManagers);
     mini.init(conf);
     mini.start();
@@ -172,6 +178,17 @@ public final class LoopbackCluster implements AutoCloseable {
                 + " did)");
       }
       Thread.sleep(50);
+    }
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (var paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
     }
   }
 

@@ -79,6 +79,24 @@ public final class CoLocationPolicy implements TelemetryPolicy {
   public record Observation(
       double time, String ctx, String act, double goodness, double baseline) {}
 
+  /**
+   * One admission sampled from π: the contexts with their weights (empty: uniform), the eligible
+   * applications, the probability of each (the mixture the pick was sampled from) and the pick.
+   */
+  public record Choice(
+      double time,
+      Map<String, Double> contexts,
+      List<String> support,
+      List<Double> probabilities,
+      String app,
+      String jobId) {
+    /** The probability the pick had of {@code application} (0 when it was not eligible). */
+    public double probability(String application) {
+      int k = support.indexOf(application);
+      return k < 0 ? 0 : probabilities.get(k);
+    }
+  }
+
   /** Counters for logs and metrics. */
   public record Stats(
       long admissions,
@@ -96,11 +114,16 @@ public final class CoLocationPolicy implements TelemetryPolicy {
   private final Set<String> admitted = new HashSet<>();
   private final Map<String, String> appOfJob = new HashMap<>();
 
-  /** Fallback reasons already logged; a job's "no declared demand" is kept while the job lives. */
+  /**
+   * Fallback reasons already logged. A job's own marks ({@link #NO_DEMAND}, {@link #MALFORMED} and
+   * its id) are kept while the job lives, then forgotten with its other state.
+   */
   private final Set<String> logged = new HashSet<>();
 
   private static final String NO_DEMAND = "demand:";
+  private static final String MALFORMED = "malformed:";
   private Consumer<Observation> observer = o -> {};
+  private Consumer<Choice> chooser = c -> {};
   private Selection cached;
 
   // telemetry accumulated over the current period, per (node, older job, newer job)
@@ -184,6 +207,11 @@ public final class CoLocationPolicy implements TelemetryPolicy {
     this.observer = Objects.requireNonNull(listener, "listener");
   }
 
+  /** Receives every admission sampled from π (tests; what admission followed). */
+  public void onChoice(Consumer<Choice> listener) {
+    this.chooser = Objects.requireNonNull(listener, "listener");
+  }
+
   /** A job's application: its {@value #APP_TAG} tag, else its id. */
   public static String applicationOf(JobSpec spec) {
     String a = spec.tags().get(APP_TAG);
@@ -227,6 +255,21 @@ public final class CoLocationPolicy implements TelemetryPolicy {
               + " must be 'MEMORY_MB,VCORES' with non-negative integers, got '"
               + raw
               + "'");
+    }
+  }
+
+  /**
+   * {@link #declaredDemand}, with a malformed tag taken as no declared demand (logged once per job
+   * at WARNING, naming the job and the value): a user's property never fails the scheduler.
+   */
+  private Optional<Resource> demand(JobSpec spec) {
+    try {
+      return declaredDemand(spec);
+    } catch (IllegalArgumentException e) {
+      if (logged.add(MALFORMED + spec.id())) {
+        LOG.warning(() -> name() + ": " + e.getMessage() + "; taken as no declared demand");
+      }
+      return Optional.empty();
     }
   }
 
@@ -277,7 +320,7 @@ public final class CoLocationPolicy implements TelemetryPolicy {
     if (cached != null) {
       for (JobView j : waiting) {
         if (j.spec().id().equals(cached.jobId)) {
-          Optional<Resource> d = declaredDemand(j.spec());
+          Optional<Resource> d = demand(j.spec());
           if (d.isEmpty() || d.get().fitsIn(free)) {
             return cached;
           }
@@ -286,7 +329,7 @@ public final class CoLocationPolicy implements TelemetryPolicy {
       cached = null;
     }
     JobView head = waiting.get(0);
-    Optional<Resource> headDemand = declaredDemand(head.spec());
+    Optional<Resource> headDemand = demand(head.spec());
     String fallback = null;
     if (strategy == Strategy.FIFO) {
       fallback = "";
@@ -323,7 +366,7 @@ public final class CoLocationPolicy implements TelemetryPolicy {
     List<String> support = new ArrayList<>();
     for (int k = 0; k < Math.min(settings.windowN(), waiting.size()); k++) {
       JobView j = waiting.get(k);
-      Optional<Resource> d = declaredDemand(j.spec());
+      Optional<Resource> d = demand(j.spec());
       if (d.isPresent() && d.get().fitsIn(free)) {
         eligible.add(j);
         String app = applicationOf(j.spec());
@@ -341,7 +384,8 @@ public final class CoLocationPolicy implements TelemetryPolicy {
               + free
               + " for admission");
     }
-    double[] p = policy(contexts(view), support);
+    Map<String, Double> ctx = contexts(view);
+    double[] p = policy(ctx, support);
     int k = sample(p);
     double best = 0;
     for (double v : p) {
@@ -354,6 +398,18 @@ public final class CoLocationPolicy implements TelemetryPolicy {
     String app = support.get(k);
     for (JobView j : eligible) {
       if (applicationOf(j.spec()).equals(app)) {
+        List<Double> probs = new ArrayList<>(p.length);
+        for (double v : p) {
+          probs.add(v);
+        }
+        chooser.accept(
+            new Choice(
+                view.now(),
+                java.util.Collections.unmodifiableMap(new LinkedHashMap<>(ctx)),
+                List.copyOf(support),
+                List.copyOf(probs),
+                app,
+                j.spec().id()));
         cached =
             new Selection(
                 j.spec().id(),
@@ -368,7 +424,7 @@ public final class CoLocationPolicy implements TelemetryPolicy {
     if (settings.windowN() == 0) {
       return "the window n is 0";
     }
-    if (declaredDemand(head.spec()).isEmpty()) {
+    if (demand(head.spec()).isEmpty()) {
       return "job "
           + head.spec().id()
           + " declares no total demand"
@@ -382,7 +438,7 @@ public final class CoLocationPolicy implements TelemetryPolicy {
     Resource free = view.totalCapacity().minus(view.used());
     for (JobView j : view.runnableJobs()) {
       if (admitted.contains(j.spec().id())) {
-        Optional<Resource> d = declaredDemand(j.spec());
+        Optional<Resource> d = demand(j.spec());
         if (d.isPresent()) {
           Resource left = clampedMinus(d.get(), j.used());
           free = clampedMinus(free, left);
@@ -403,7 +459,7 @@ public final class CoLocationPolicy implements TelemetryPolicy {
   private boolean allFit(List<JobView> waiting, Resource free) {
     Resource sum = Resource.ZERO;
     for (JobView j : waiting) {
-      Optional<Resource> d = declaredDemand(j.spec());
+      Optional<Resource> d = demand(j.spec());
       if (d.isEmpty()) {
         return false;
       }
@@ -618,7 +674,9 @@ public final class CoLocationPolicy implements TelemetryPolicy {
     appOfJob.keySet().retainAll(live);
     admitted.retainAll(live);
     logged.removeIf(
-        k -> k.startsWith(NO_DEMAND) && !live.contains(k.substring(NO_DEMAND.length())));
+        k ->
+            (k.startsWith(NO_DEMAND) && !live.contains(k.substring(NO_DEMAND.length())))
+                || (k.startsWith(MALFORMED) && !live.contains(k.substring(MALFORMED.length()))));
   }
 
   /** Jobs the policy currently keeps state for (tests: nothing grows without bound). */

@@ -179,6 +179,64 @@ class CoLocationPolicyTest {
   }
 
   @Test
+  void eachFifoFallbackIsLoggedOnceWithItsReasonAndAMalformedDemandNeverThrows() {
+    java.util.logging.Logger log =
+        java.util.logging.Logger.getLogger(CoLocationPolicy.class.getName());
+    List<String> warnings = new ArrayList<>();
+    java.util.logging.Handler h =
+        new java.util.logging.Handler() {
+          @Override
+          public void publish(java.util.logging.LogRecord r) {
+            warnings.add(r.getMessage());
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    log.addHandler(h);
+    try {
+      // n = 0
+      FakeCluster c = contended();
+      CoLocationPolicy p = CoLocationPolicy.ra(S.withWindowN(0), new SplittableRandom(3));
+      pass(p, c);
+      pass(p, c);
+      assertEquals(
+          List.of("colocation-ra: admitting in FIFO order because the window n is 0"), warnings);
+      // a malformed declared demand at the head: logged, taken as none, admitted FIFO
+      warnings.clear();
+      CoLocationSettings tagged = S.withDemandTag(CoLocationSettings.DEMAND_TAG);
+      FakeCluster m = new FakeCluster(1);
+      java.util.Arrays.fill(m.utilization, BUSY);
+      m.job(
+          JobSpec.builder("bad")
+              .stage(Resource.of(1024, 1), new double[] {1})
+              .tags(Map.of(CoLocationSettings.DEMAND_TAG, "lots"))
+              .build());
+      m.job(
+          JobSpec.builder("big")
+              .stage(Resource.of(1024, 1), new double[] {1})
+              .tags(Map.of(CoLocationSettings.DEMAND_TAG, "7168,7"))
+              .build());
+      CoLocationPolicy q = CoLocationPolicy.ra(tagged, new SplittableRandom(1));
+      assertEquals(List.of("bad"), pass(q, m));
+      pass(q, m);
+      assertEquals(
+          List.of(
+              "colocation-ra: job bad: tag rota.colocation.demand must be 'MEMORY_MB,VCORES' with"
+                  + " non-negative integers, got 'lots'; taken as no declared demand",
+              "colocation-ra: admitting in FIFO order because job bad declares no total demand"
+                  + " (tag rota.colocation.demand)"),
+          warnings);
+      assertEquals(1, q.stats().fifoFallbacks());
+    } finally {
+      log.removeHandler(h);
+    }
+  }
+
+  @Test
   void aMalformedDemandTagIsNamed() {
     CoLocationPolicy p =
         CoLocationPolicy.ra(
@@ -229,6 +287,39 @@ class CoLocationPolicyTest {
         1e-9);
     // no context: uniform
     assertArrayEquals(new double[] {0.5, 0.5}, p.policy(Map.of(), List.of("B", "C")), 0);
+  }
+
+  @Test
+  void aSampledAdmissionReportsTheLearnedPolicyItWasDrawnFrom() {
+    GradientBandit b = new GradientBandit(0.1, true);
+    for (String a : List.of("A", "B", "C")) {
+      b.ensure(a);
+    }
+    b.observe("A", "B", 10);
+    b.observe("A", "B", 4); // row A = (0.1, −0.2, 0.1)
+    FakeCluster c = new FakeCluster(1); // 6 vcores
+    java.util.Arrays.fill(c.utilization, BUSY);
+    FakeCluster.Job r = c.job("r", "A", 2);
+    c.run(r, 0, 2, 0); // A alone on the node, 4 vcores free: context A, weight 4
+    c.now = 42;
+    c.job("b", "B", 4);
+    c.job("c", "C", 4); // each fits, not both: a queue to reorder
+    CoLocationPolicy p = CoLocationPolicy.raStar(S, b.snapshot(), new SplittableRandom(5));
+    List<CoLocationPolicy.Choice> choices = new ArrayList<>();
+    p.onChoice(choices::add);
+    p.admit(r, c); // learns r's application, as the drivers' walk does
+    List<String> admitted = pass(p, c);
+    assertEquals(1, choices.size());
+    CoLocationPolicy.Choice ch = choices.get(0);
+    assertEquals(42, ch.time(), 0);
+    assertEquals(Map.of("A", 4.0), ch.contexts());
+    assertEquals(List.of("B", "C"), ch.support());
+    // π(B | A) over {B, C} = 1 / (1 + e^0.3)
+    assertEquals(0.425557483188341, ch.probability("B"), 1e-12);
+    assertEquals(1 - 0.425557483188341, ch.probability("C"), 1e-12);
+    assertEquals(0, ch.probability("X"), 0);
+    assertEquals(List.of(ch.jobId()), admitted);
+    assertEquals(ch.app(), ch.jobId().equals("b") ? "B" : "C");
   }
 
   @Test
