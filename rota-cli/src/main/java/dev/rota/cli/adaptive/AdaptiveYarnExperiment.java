@@ -106,6 +106,7 @@ public final class AdaptiveYarnExperiment implements Experiment {
       double sim,
       double[] simJobs,
       double[] comparatorJobs,
+      double[] comparatorWaits,
       List<List<YarnGroup.JobRun>> yarnRuns) {
     double yarn() {
       return mean(yarnRuns.get(0));
@@ -160,6 +161,7 @@ public final class AdaptiveYarnExperiment implements Experiment {
               mean(out),
               (System.nanoTime() - r0) / 1e9);
           Path csv = runDir.resolve(r.id() + ".csv");
+          Files.deleteIfExists(runDir.resolve(r.id() + "-am.csv")); // a former run's
           RunCsv.write(csv, mixes.get(r.mix()).name(), c.label(), out);
           // the analysis reads what was recorded, so that --recorded gives the same figures
           measured.put(r, RunCsv.read(csv));
@@ -169,6 +171,25 @@ public final class AdaptiveYarnExperiment implements Experiment {
         throw new IOException("interrupted while running YARN", e);
       }
       clusterSeconds = (System.nanoTime() - c0) / 1e9;
+    }
+    // the AMs' own logs (kept by the NodeManagers), per run: parsed once, recorded beside the run
+    java.util.Map<Run, List<AmLogs.JobAm>> ams = new java.util.LinkedHashMap<>();
+    Path clusterWork = outDir.resolve("cluster").resolve("work");
+    for (var e : measured.entrySet()) {
+      Path amFile = runDir.resolve(e.getKey().id() + "-am.csv");
+      if (!Files.isRegularFile(amFile)) {
+        List<AmLogs.JobAm> parsed = new ArrayList<>();
+        for (YarnGroup.JobRun j : e.getValue()) {
+          AmLogs.JobAm a = AmLogs.parse(clusterWork, j.job(), j.applicationId());
+          if (a != null) {
+            parsed.add(a);
+          }
+        }
+        if (parsed.size() == e.getValue().size()) {
+          AmLogs.write(amFile, parsed);
+        }
+      }
+      ams.put(e.getKey(), AmLogs.read(amFile));
     }
     for (var e : measured.entrySet()) {
       for (YarnGroup.JobRun j : e.getValue()) {
@@ -198,8 +219,10 @@ public final class AdaptiveYarnExperiment implements Experiment {
         GroupConfiguration cfg = grid.get(c);
         LatencyEstimate est = java.estimate(state, cfg, CONTAINERS);
         double[] cj = new double[mix.jobs().size()];
+        double[] cw = new double[cj.length];
         for (int j = 0; j < cj.length; j++) {
           cj[j] = est.jobs().get(j).latency();
+          cw[j] = est.jobs().get(j).waiting();
         }
         GroupSimulation.Result sim =
             GroupSimulation.run(
@@ -222,11 +245,13 @@ public final class AdaptiveYarnExperiment implements Experiment {
                 sim.meanLatency(),
                 sim.latency().clone(),
                 cj,
+                cw,
                 yr));
       }
     }
     List<ReproRow> rows = new ArrayList<>();
     Analysis.rows(rows, mixes, grid, cells, log);
+    amRows(rows, measured, ams);
     Analysis.plots(outDir, plotter, mixes, grid, cells);
     double total = (System.nanoTime() - t0) / 1e9;
     rows.add(new ReproRow("run time", "yarn_runs", null, measured.size(), null, null));
@@ -240,6 +265,49 @@ public final class AdaptiveYarnExperiment implements Experiment {
         recorded ? "recorded" : "measured now",
         total);
     return rows;
+  }
+
+  /**
+   * What the AM logs say about YARN's overheads, over every job of every run that has them: the
+   * AM's start-up and teardown (RM's AM launch → finish, minus the AM's registered →
+   * unregistering), the wait from registration to the first task container, and the per-task
+   * overhead (launch request → completion event, minus the sleep). The comparator and
+   * GroupSimulation count 0 for each.
+   */
+  static void amRows(
+      List<ReproRow> rows,
+      java.util.Map<Run, List<YarnGroup.JobRun>> measured,
+      java.util.Map<Run, List<AmLogs.JobAm>> ams) {
+    double startTeardown = 0;
+    double firstTask = 0;
+    double overhead = 0;
+    int jobs = 0;
+    int tasks = 0;
+    for (var e : measured.entrySet()) {
+      List<AmLogs.JobAm> a = ams.get(e.getKey());
+      if (a == null || a.size() != e.getValue().size()) {
+        continue;
+      }
+      for (int i = 0; i < a.size(); i++) {
+        YarnGroup.JobRun j = e.getValue().get(i);
+        startTeardown += j.finish() - j.amLaunch() - a.get(i).amActive();
+        firstTask += a.get(i).registerToFirstTask();
+        overhead += a.get(i).taskOverhead() * a.get(i).tasks();
+        tasks += a.get(i).tasks();
+        jobs++;
+      }
+    }
+    if (jobs == 0) {
+      return;
+    }
+    String name = "YARN overheads from the AM logs, " + jobs + " jobs, " + tasks + " tasks";
+    rows.add(
+        new ReproRow(
+            name, "am_startup_and_teardown_s", null, null, startTeardown / jobs, null, null));
+    rows.add(
+        new ReproRow(
+            name, "am_register_to_first_task_s", null, null, firstTask / jobs, null, null));
+    rows.add(new ReproRow(name, "task_overhead_s", null, null, overhead / tasks, null, null));
   }
 
   /** Five times the jobs' total task time plus a minute: a stuck run ends with a diagnostic. */

@@ -244,11 +244,56 @@ final class Analysis {
     rows.add(
         new ReproRow(name, "pearson_r", null, null, pearson(cmp, yarn), pearson(sim, yarn), s));
     rows.add(new ReproRow(name, "yarn_mean_latency_s", null, null, mean(yarn), mean(sim), s));
-    rows.add(new ReproRow(name, "yarn_am_wait_s", null, null, amWait / n, null, null));
     rows.add(new ReproRow(name, "yarn_submit_delay_s", null, null, jitter / n, null, null));
+    // where the time goes: waiting for the AM container (YARN: RM submission to the AM
+    // container's launch; comparator: submission to its first grant, the AM's) and the rest
+    double cmpWait = 0;
+    double yarnRest = 0;
+    for (double[] p : pts) {
+      cmpWait += p[5];
+      yarnRest += p[0] - p[3];
+    }
+    String split = "where the time goes, " + n + " jobs (YARN beside the comparator)";
+    rows.add(new ReproRow(split, "wait_for_am_s", amWait / n, "YARN", cmpWait / n, null, null));
+    rows.add(
+        new ReproRow(
+            split,
+            "am_launch_to_finish_s",
+            yarnRest / n,
+            "YARN",
+            (mean(cmp) * n - cmpWait) / n,
+            null,
+            null));
+    // YARN ≈ a + b × GroupSimulation, least squares: the error a linear correction leaves
+    double[] fit = fit(sim, yarn);
+    String lin = "calibration fit, YARN = a + b × GroupSimulation per job";
+    rows.add(new ReproRow(lin, "a_s", null, null, fit[0], null, null));
+    rows.add(new ReproRow(lin, "b", null, null, fit[1], null, null));
+    double res = 0;
+    for (int i = 0; i < n; i++) {
+      res += Math.abs(fit[0] + fit[1] * sim[i] - yarn[i]);
+    }
+    rows.add(new ReproRow(lin, "mean_abs_residual_s", null, null, res / n, null, null));
   }
 
-  /** {yarn, sim, comparator, amWait, submit delay} per job of every cell's first run. */
+  /** Least-squares {a, b} of y = a + b x. */
+  static double[] fit(double[] x, double[] y) {
+    double mx = mean(x);
+    double my = mean(y);
+    double sxy = 0;
+    double sxx = 0;
+    for (int i = 0; i < x.length; i++) {
+      sxy += (x[i] - mx) * (y[i] - my);
+      sxx += (x[i] - mx) * (x[i] - mx);
+    }
+    double b = sxx == 0 ? Double.NaN : sxy / sxx;
+    return new double[] {my - b * mx, b};
+  }
+
+  /**
+   * {yarn, sim, comparator, YARN AM wait, submit delay, comparator wait} per job of every cell's
+   * first run.
+   */
   static List<double[]> points(List<Cell> cells) {
     List<double[]> out = new ArrayList<>();
     for (Cell c : cells) {
@@ -261,7 +306,8 @@ final class Analysis {
               c.simJobs()[j],
               c.comparatorJobs()[j],
               x.amLaunch() - x.rmSubmit(),
-              x.rmSubmit() - x.plannedSubmit()
+              x.rmSubmit() - x.plannedSubmit(),
+              c.comparatorWaits()[j]
             });
       }
     }
