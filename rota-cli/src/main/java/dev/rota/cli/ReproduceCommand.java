@@ -1,5 +1,6 @@
 package dev.rota.cli;
 
+import dev.rota.cli.adaptive.AdaptiveYarnExperiment;
 import dev.rota.core.metrics.TextTable;
 import dev.rota.experiments.Experiment;
 import dev.rota.experiments.ReproRow;
@@ -49,13 +50,47 @@ public final class ReproduceCommand implements Callable<Integer> {
   @Option(names = "--list", description = "List the experiments and exit.")
   boolean list;
 
+  @Option(
+      names = "--trace",
+      paramLabel = "FILE",
+      description = "adaptive-yarn only: the SWIM .tsv to build the mixes from (default: FB-2009).")
+  Path trace;
+
+  @Option(
+      names = "--recorded",
+      description =
+          "adaptive-yarn only: analyse the runs recorded under --out (runs/*.csv) instead of"
+              + " running YARN.")
+  boolean recorded;
+
+  /**
+   * Every reproduction: the catalog's, then those that run an embedded YARN cluster, which lives in
+   * this module (MiniYARNCluster may not be a dependency of rota-experiments).
+   */
+  static List<Experiment> all() {
+    List<Experiment> out = new java.util.ArrayList<>(Experiments.all());
+    out.add(new AdaptiveYarnExperiment());
+    return out;
+  }
+
+  private Experiment experiment(String name) {
+    if (name.equals("adaptive-yarn")) {
+      return new AdaptiveYarnExperiment(trace, recorded, System.err);
+    }
+    if (trace != null || recorded) {
+      throw new IllegalArgumentException(
+          "--trace and --recorded apply only to adaptive-yarn, not to " + name);
+    }
+    return Experiments.get(name);
+  }
+
   @Override
   public Integer call() throws IOException {
     if (list || name == null) {
-      System.out.print(list(Experiments.all(), 100));
+      System.out.print(list(all(), 100));
       return name == null && !list ? 2 : 0;
     }
-    Experiment e = Experiments.get(name);
+    Experiment e = experiment(name);
     Path dir = out.resolve(name);
     Files.createDirectories(dir);
     List<ReproRow> rows = e.run(quick, dir, ReproduceCommand::plot);

@@ -1,0 +1,164 @@
+package dev.rota.cli.adaptive;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * What each workload ApplicationMaster logged ({@code AppMaster.stderr} of the application's first
+ * container, kept by the NodeManagers under {@code nm-<i>/logs/<application>/}): when it
+ * registered, each task container's launch and completion, and when it unregistered. From these,
+ * per job: the AM's active time (registered → unregistering), the wait from registration to its
+ * first task container's launch (task container allocation through the AM's and the NodeManagers'
+ * heartbeats), and each task's overhead (launch request → completion event, minus its sleep).
+ * Written per run as {@code runs/<run>-am.csv}: {@value #HEADER}.
+ */
+public final class AmLogs {
+  public static final String HEADER =
+      "job,am_active_s,register_to_first_task_s,tasks,task_overhead_mean_s";
+
+  private static final Pattern TIME = Pattern.compile("^(\\d\\d):(\\d\\d):(\\d\\d),(\\d{3}) ");
+  private static final Pattern LAUNCH =
+      Pattern.compile(": launch (container_\\S+) .*?task \\d+/\\d+ sleep ([0-9.]+) s");
+  private static final Pattern DONE =
+      Pattern.compile(": done (container_\\S+): task \\d+/\\d+ exit 0 after ([0-9.]+) s");
+
+  /**
+   * One job's AM figures.
+   *
+   * @param job the job's index
+   * @param amActive registered → unregistering, seconds
+   * @param registerToFirstTask registered → first task container launch, seconds
+   * @param tasks tasks that completed
+   * @param taskOverhead mean of (launch → completion − sleep) over the tasks, seconds
+   */
+  public record JobAm(
+      int job, double amActive, double registerToFirstTask, int tasks, double taskOverhead) {}
+
+  private AmLogs() {}
+
+  /** Parses the AM log of {@code applicationId} under {@code clusterWork}; null if not found. */
+  static JobAm parse(Path clusterWork, int job, String applicationId) throws IOException {
+    Path log = find(clusterWork, applicationId);
+    if (log == null) {
+      return null;
+    }
+    double registered = Double.NaN;
+    double unregistering = Double.NaN;
+    double firstLaunch = Double.NaN;
+    Map<String, Double> sleep = new HashMap<>();
+    double overhead = 0;
+    int tasks = 0;
+    for (String line : Files.readAllLines(log)) {
+      Matcher t = TIME.matcher(line);
+      if (!t.find()) {
+        continue;
+      }
+      double at =
+          Integer.parseInt(t.group(1)) * 3600
+              + Integer.parseInt(t.group(2)) * 60
+              + Integer.parseInt(t.group(3))
+              + Integer.parseInt(t.group(4)) / 1000.0;
+      if (line.contains(": registered;") && Double.isNaN(registered)) {
+        registered = at;
+      } else if (line.contains(": unregistering")) {
+        unregistering = at;
+      }
+      Matcher l = LAUNCH.matcher(line);
+      if (l.find()) {
+        sleep.put(l.group(1), Double.parseDouble(l.group(2)));
+        if (Double.isNaN(firstLaunch)) {
+          firstLaunch = at;
+        }
+      }
+      Matcher d = DONE.matcher(line);
+      if (d.find() && sleep.containsKey(d.group(1))) {
+        overhead += Double.parseDouble(d.group(2)) - sleep.get(d.group(1));
+        tasks++;
+      }
+    }
+    return new JobAm(
+        job,
+        unregistering - registered,
+        firstLaunch - registered,
+        tasks,
+        tasks == 0 ? Double.NaN : overhead / tasks);
+  }
+
+  private static Path find(Path clusterWork, String applicationId) throws IOException {
+    if (!Files.isDirectory(clusterWork)) {
+      return null;
+    }
+    try (Stream<Path> nms = Files.list(clusterWork)) {
+      for (Path nm : nms.filter(p -> p.getFileName().toString().startsWith("nm-")).toList()) {
+        Path app = nm.resolve("logs").resolve(applicationId);
+        if (!Files.isDirectory(app)) {
+          continue;
+        }
+        try (Stream<Path> cs = Files.list(app)) {
+          for (Path c : cs.toList()) {
+            Path f = c.resolve("AppMaster.stderr");
+            if (c.getFileName().toString().endsWith("_000001") && Files.isRegularFile(f)) {
+              return f;
+            }
+          }
+        }
+      }
+    }
+    return null;
+  }
+
+  static void write(Path file, List<JobAm> jobs) throws IOException {
+    StringBuilder s = new StringBuilder(HEADER).append('\n');
+    for (JobAm j : jobs) {
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "%d,%.3f,%.3f,%d,%.3f%n",
+              j.job(),
+              j.amActive(),
+              j.registerToFirstTask(),
+              j.tasks(),
+              j.taskOverhead()));
+    }
+    Files.writeString(file, s.toString());
+  }
+
+  /** Reads a file {@link #write} wrote; an empty list if there is none (runs without AM logs). */
+  static List<JobAm> read(Path file) throws IOException {
+    List<JobAm> out = new ArrayList<>();
+    if (!Files.isRegularFile(file)) {
+      return out;
+    }
+    List<String> lines = Files.readAllLines(file);
+    if (lines.isEmpty() || !lines.get(0).equals(HEADER)) {
+      throw new IOException(file + ": first line must be the header " + HEADER);
+    }
+    for (int i = 1; i < lines.size(); i++) {
+      String[] f = lines.get(i).split(",", -1);
+      if (f.length != 5) {
+        throw new IOException(file + " line " + (i + 1) + ": expected 5 fields, got " + f.length);
+      }
+      try {
+        out.add(
+            new JobAm(
+                Integer.parseInt(f[0]),
+                Double.parseDouble(f[1]),
+                Double.parseDouble(f[2]),
+                Integer.parseInt(f[3]),
+                Double.parseDouble(f[4])));
+      } catch (NumberFormatException e) {
+        throw new IOException(file + " line " + (i + 1) + ": " + e.getMessage(), e);
+      }
+    }
+    return out;
+  }
+}
