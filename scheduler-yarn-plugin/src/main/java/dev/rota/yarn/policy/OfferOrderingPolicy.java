@@ -131,6 +131,9 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
 
   private boolean observeFailed;
 
+  private final java.util.concurrent.atomic.AtomicLong policyFailures =
+      new java.util.concurrent.atomic.AtomicLong();
+
   /** A {@link KeyedRanking} policy's applications by key; guarded by this. */
   private final TreeSet<Keyed> sorted = new TreeSet<>(Keyed.ORDER);
 
@@ -310,9 +313,65 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
     return b.policy();
   }
 
+  /**
+   * The applications in the policy's order for this heartbeat. A policy that throws (a bug in it,
+   * or input it does not expect) must not reach CapacityScheduler: its scheduler thread exits the
+   * ResourceManager on an uncaught error. The failure is logged (the first with its stack trace),
+   * counted ({@link #policyFailures}), and the applications are offered in submission order, as
+   * CapacityScheduler's FIFO policy would; a keyed order is rebuilt from scratch at the next call.
+   */
   @Override
   public Iterator<FiCaSchedulerApp> getAssignmentIterator(IteratorSelector selector) {
     OfferPolicy policy = policy();
+    try {
+      return order(policy);
+    } catch (RuntimeException e) {
+      failed(policy, "ordering", e);
+      return fifoAfterFailure(java.util.Set.of());
+    }
+  }
+
+  /** Failures of the policy caught on the scheduler's path since this queue was configured. */
+  public long policyFailures() {
+    return policyFailures.get();
+  }
+
+  private void failed(OfferPolicy policy, String what, RuntimeException e) {
+    long n = policyFailures.incrementAndGet();
+    if (n == 1) {
+      LOG.error(
+          "Rota policy {} failed while {} for queue {}; the applications are offered in"
+              + " submission order (FIFO) until it works again, and further failures are"
+              + " counted, not logged with a trace",
+          policy.name(),
+          what,
+          lastQueueName,
+          e);
+    } else if (Long.bitCount(n) == 1) { // 2, 4, 8, ...: a line now and then, never a flood
+      LOG.error(
+          "Rota policy {} has failed {} times (latest while {}: {})",
+          policy.name(),
+          n,
+          what,
+          e.toString());
+    }
+  }
+
+  /** Submission order after a failure, without {@code skip}; the keyed order is rebuilt next. */
+  private Iterator<FiCaSchedulerApp> fifoAfterFailure(Set<ApplicationId> skip) {
+    synchronized (this) {
+      keyedNodes = Long.MIN_VALUE;
+    }
+    List<FiCaSchedulerApp> order = new ArrayList<>(apps.size());
+    for (FiCaSchedulerApp a : apps) {
+      if (!skip.contains(a.getApplicationId())) {
+        order.add(a);
+      }
+    }
+    return order.iterator();
+  }
+
+  private Iterator<FiCaSchedulerApp> order(OfferPolicy policy) {
     Optional<Heartbeat> heartbeat = Heartbeat.current();
     synchronized (this) {
       if (policy instanceof KeyedRanking k) {
@@ -446,6 +505,16 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
     }
 
     private void fill() {
+      try {
+        fillFromKeys();
+      } catch (RuntimeException e) {
+        failed(policy, "walking its keyed order", e);
+        fifoAfterFailure(returned).forEachRemaining(batch::add);
+        done = true;
+      }
+    }
+
+    private void fillFromKeys() {
       synchronized (OfferOrderingPolicy.this) {
         Iterator<Keyed> it =
             last == null ? sorted.iterator() : sorted.tailSet(last, false).iterator();
@@ -543,9 +612,13 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
             container.getAllocatedNode().toString(),
             YarnViews.core(container.getAllocatedResource()));
     synchronized (this) {
-      binding.listener().accept(d);
-      Optional<Heartbeat> heartbeat = Heartbeat.current();
-      policy.onDecision(d, new YarnViews.View(heartbeat, this::allJobs, index(heartbeat)));
+      try {
+        binding.listener().accept(d);
+        Optional<Heartbeat> heartbeat = Heartbeat.current();
+        policy.onDecision(d, new YarnViews.View(heartbeat, this::allJobs, index(heartbeat)));
+      } catch (RuntimeException e) {
+        failed(policy, "recording a placement", e); // the container stands; YARN placed it
+      }
     }
   }
 
