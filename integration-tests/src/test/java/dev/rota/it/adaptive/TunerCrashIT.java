@@ -53,10 +53,9 @@ import org.junit.jupiter.api.io.TempDir;
  * and one temporary file are there; and a new tuner interval on that RM works and leaves no
  * temporary file. Prints the matrix (crash points × runs, broken files).
  *
- * <p>The matrix is independent of how the crash happens ({@link Crasher}): here in-process; a
- * {@code kill -9} of a separate RM process (issue #18 part 1's second half, which needs the
- * operator-install launcher) only needs another {@link Crasher} that stops that process at the k-th
- * step and returns the directory it left; the checks are the same.
+ * <p>The crash here is in-process ({@link Crasher}). {@link TunerKillIT} kills a separate RM
+ * process with {@code kill -9} at the same steps and restarts it from the disk it left, with the
+ * same checks on the file, the history and the live configuration.
  */
 class TunerCrashIT {
 
