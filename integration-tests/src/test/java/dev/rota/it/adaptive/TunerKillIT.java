@@ -68,11 +68,10 @@ import org.junit.jupiter.api.Timeout;
  * root.alpha.alpha_high}; depth 2 with the history already full; the tuner applies) and "rollback"
  * ({@code adaptive.file} names a copy the RM does not load, so the live check fails and the tuner
  * restores the file and refreshes again; the RM keeps running its own, untouched file). Each kill
- * costs two ResourceManager starts (about 30 s each on a loaded 2-core machine), so by default 8
- * points are killed once, covering every step the seam names: the applied run's history shift, the
- * file's temporary write, fsync and rename, the refresh and the live check, and the rollback run's
- * restoring rename and second refresh (the {@code .previous} write runs the same code on another
- * file). {@code -Drota.it.tuner-kill.rounds=N} kills every point of both runs (9 + 13) N times. One
+ * costs two ResourceManager starts (about 30 s each on a loaded 2-core machine), so {@code mvn
+ * verify} kills three points once: the applied run's temporary write and rename of the file, and
+ * the rollback run's restoring rename. {@code -Drota.it.tuner-kill.rounds=N} kills every point of
+ * both runs (9 + 13) N times and asserts that every step the seam names was killed. One
  * installation for the class, in {@code target/tuner-kill-install} (the Hadoop jars are kept
  * between runs). Prints the matrix (crash points × runs, broken files).
  */
@@ -274,7 +273,9 @@ class TunerKillIT {
     for (WriteStep.Step step : WriteStep.Step.values()) {
       every.add(step.name());
     }
-    assertEquals(every, killedSteps, "every step the seam names is killed at least once");
+    if (rounds > 0) {
+      assertEquals(every, killedSteps, "every step the seam names is killed at least once");
+    }
   }
 
   private static List<Run> runs() throws IOException {
@@ -294,9 +295,10 @@ class TunerKillIT {
     Files.writeString(rollbackRm.resolve(FILE), withFile, StandardCharsets.UTF_8);
     Path rollbackTuned = Files.createDirectories(home.resolve("initial/rollback-tuned"));
     writeWithHistory(rollbackTuned, withFile.getBytes(StandardCharsets.UTF_8));
-    // by default every step the seam names once: the applied run's steps on the file itself (the
-    // .previous write's temp/fsync/rename are the same code on another file), the rollback's
-    // restoring rename and its refresh; -Drota.it.tuner-kill.rounds=N kills every point N times
+    // by default (mvn verify) three kills, the states a crash can leave: the new version written
+    // beside the old file (old live), the new file renamed in but not yet refreshed (new on disk,
+    // old live), and the rollback's restoring rename; -Drota.it.tuner-kill.rounds=N kills every
+    // point of both runs N times (all 22 once: 1,193 s on the loaded 2-core machine, 0 broken)
     return List.of(
         new Run(
             "applied (alpha_high waits, depth 2, history full)",
@@ -304,20 +306,14 @@ class TunerKillIT {
             etc,
             applied,
             applied,
-            Set.of(
-                "HISTORY_SHIFTED " + FILE + SchedulerFileStore.PREVIOUS + ".2",
-                "TEMP_WRITTEN " + FILE,
-                "TEMP_FORCED " + FILE,
-                "RENAMED " + FILE,
-                "REFRESHED " + FILE,
-                "LIVE_CHECKED " + FILE)),
+            Set.of("TEMP_WRITTEN " + FILE, "RENAMED " + FILE)),
         new Run(
             "rollback (adaptive.file is a copy the RM does not load)",
             true,
             tuned,
             rollbackRm,
             rollbackTuned,
-            Set.of("RENAMED " + FILE + " (restore)", "ROLLBACK_REFRESHED " + FILE)));
+            Set.of("RENAMED " + FILE + " (restore)")));
   }
 
   private static void writeWithHistory(Path dir, byte[] bytes) throws IOException {
