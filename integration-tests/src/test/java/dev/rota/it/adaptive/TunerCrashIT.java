@@ -288,20 +288,28 @@ class TunerCrashIT {
             + " s\n| run | crash points | broken files | live config old/new |\n"
             + String.join("\n", table)
             + "\n| crash point | runs | broken files | live config old/new |\n"
-            + byPoint.entrySet().stream()
-                .map(
-                    e ->
-                        String.format(
-                            Locale.ROOT,
-                            "| %s | %d | %d | %d old / %d new |",
-                            e.getKey(),
-                            e.getValue()[0],
-                            e.getValue()[1],
-                            e.getValue()[2],
-                            e.getValue()[3]))
-                .collect(java.util.stream.Collectors.joining("\n")));
+            + rows(byPoint));
     assertEquals(0, broken);
     assertTrue(crashes >= 30, "crash points: " + crashes);
+  }
+
+  /**
+   * The per-crash-point table's rows: point, crashes, broken files, old / new (this IT's and
+   * TunerKillIT's).
+   */
+  static String rows(Map<String, int[]> byPoint) {
+    return byPoint.entrySet().stream()
+        .map(
+            e ->
+                String.format(
+                    Locale.ROOT,
+                    "| %s | %d | %d | %d old / %d new |",
+                    e.getKey(),
+                    e.getValue()[0],
+                    e.getValue()[1],
+                    e.getValue()[2],
+                    e.getValue()[3]))
+        .collect(java.util.stream.Collectors.joining("\n"));
   }
 
   /**

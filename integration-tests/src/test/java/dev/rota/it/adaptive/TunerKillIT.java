@@ -36,7 +36,6 @@ import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
@@ -256,18 +255,7 @@ class TunerKillIT {
             + " s\n| run | crash points killed | broken files | file old / new |\n"
             + String.join("\n", table)
             + "\n| crash point | kills | broken files | file old / new |\n"
-            + byPoint.entrySet().stream()
-                .map(
-                    e ->
-                        String.format(
-                            Locale.ROOT,
-                            "| %s | %d | %d | %d old / %d new |",
-                            e.getKey(),
-                            e.getValue()[0],
-                            e.getValue()[1],
-                            e.getValue()[2],
-                            e.getValue()[3]))
-                .collect(Collectors.joining("\n")));
+            + TunerCrashIT.rows(byPoint));
     assertEquals(0, broken, "broken files after kill -9 (see the lines above)");
     Set<String> every = new TreeSet<>();
     for (WriteStep.Step step : WriteStep.Step.values()) {
