@@ -216,6 +216,14 @@ public final class DemandSeries {
   }
 
   /** The demand for {@code r} in slot {@code slot}, in thousandths of {@code r}'s unit. */
+  /**
+   * Resource ordinal {@code r}'s whole row in thousandths, shared with this series (not a copy):
+   * for package-internal hot loops only, which must not modify it.
+   */
+  long[] milliRow(int r) {
+    return milli[r];
+  }
+
   public long milli(ElasticResource r, int slot) {
     return milli[r.ordinal()][slot];
   }

@@ -107,16 +107,66 @@ public final class NodeLedger implements Ledger {
    */
   public boolean fits(DemandSeries series) {
     checkLength(series);
-    for (ElasticResource r : ElasticResource.all()) {
-      long cap = capacity[r.ordinal()];
+    int n = series.length();
+    for (int r = 0; r < 4; r++) {
+      long cap = capacity[r];
+      if (cap != 0 && !rowFits(ring[r], series.milliRow(r), n, cap, true)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Bit {@code r} of {@link #fitMask}: resource r, with the series on top, fits in every slot. */
+  public static final int FITS_WITH = 0;
+
+  /** Bit {@code 4 + r} of {@link #fitMask}: resource r's commitments alone fit in every slot. */
+  public static final int FITS_ALONE = 4;
+
+  /**
+   * Per resource, in one pass, what {@link #fits} checks: bit {@link #FITS_WITH} + r is set when
+   * {@code series}' resource r, started in the current slot, fits on top of what is committed in
+   * every slot of its life (or the node does not declare r), and bit {@link #FITS_ALONE} + r when
+   * the committed resource r alone does (the ledger can hold more than capacity after a resize). So
+   * {@code fits(series)} is {@code (mask & 0xF) == 0xF}, and {@code
+   * fits(series.restrictedTo(Set.of(r)))} is bit r together with the FITS_ALONE bits of the other
+   * resources: what the packing diagnosis asks for every waiting executor and node, without
+   * building the restricted series.
+   */
+  public int fitMask(DemandSeries series) {
+    checkLength(series);
+    int n = series.length();
+    int mask = 0;
+    for (int r = 0; r < 4; r++) {
+      long cap = capacity[r];
       if (cap == 0) {
+        mask |= (1 << (FITS_WITH + r)) | (1 << (FITS_ALONE + r));
         continue;
       }
-      long[] row = ring[r.ordinal()];
-      for (int k = 0; k < series.length(); k++) {
-        if (row[index(current + k)] + series.milli(r, k) > cap) {
-          return false;
-        }
+      if (rowFits(ring[r], series.milliRow(r), n, cap, true)) {
+        mask |= (1 << (FITS_WITH + r)) | (1 << (FITS_ALONE + r));
+      } else if (rowFits(ring[r], null, n, cap, false)) {
+        mask |= 1 << (FITS_ALONE + r);
+      }
+    }
+    return mask;
+  }
+
+  /**
+   * Whether {@code row} (plus {@code add} when {@code withAdd}) stays within {@code cap} over the
+   * {@code n} slots from the current one; walks the ring in its two contiguous segments.
+   */
+  private boolean rowFits(long[] row, long[] add, int n, long cap, boolean withAdd) {
+    int start = index(current);
+    int first = Math.min(n, h - start);
+    for (int k = 0; k < first; k++) {
+      if (row[start + k] + (withAdd ? add[k] : 0) > cap) {
+        return false;
+      }
+    }
+    for (int k = first; k < n; k++) {
+      if (row[k - first] + (withAdd ? add[k] : 0) > cap) {
+        return false;
       }
     }
     return true;
