@@ -29,6 +29,8 @@ public final class DemandSeries {
 
   private final long[][] milli; // [resource ordinal][slot]
   private final int[] stageEnds;
+  private long[] peaks; // per resource, computed on first use (the series is immutable)
+  private int flatMask; // bit r: resource r is flat; valid once peaks is set
 
   private DemandSeries(long[][] milli, int[] stageEnds) {
     this.milli = milli;
@@ -230,11 +232,40 @@ public final class DemandSeries {
 
   /** The largest demand for {@code r} over the series, in thousandths of {@code r}'s unit. */
   public long peakMilli(ElasticResource r) {
-    long max = 0;
-    for (long v : milli[r.ordinal()]) {
-      max = Math.max(max, v);
+    return peaks()[r.ordinal()];
+  }
+
+  /**
+   * Whether resource ordinal {@code r} holds one value in every slot (then {@link #peakMilli} is
+   * that value).
+   */
+  boolean isFlat(int r) {
+    peaks();
+    return (flatMask & (1 << r)) != 0;
+  }
+
+  /** The per-resource peaks and flatness, computed once: the series is immutable. */
+  private long[] peaks() {
+    long[] p = peaks;
+    if (p == null) {
+      p = new long[4];
+      int flat = 0;
+      for (int r = 0; r < 4; r++) {
+        long max = 0;
+        long min = Long.MAX_VALUE;
+        for (long v : milli[r]) {
+          max = Math.max(max, v);
+          min = Math.min(min, v);
+        }
+        p[r] = max;
+        if (min == max) {
+          flat |= 1 << r;
+        }
+      }
+      flatMask = flat;
+      peaks = p;
     }
-    return max;
+    return p;
   }
 
   /** The largest demand for {@code r} over the series, in {@code r}'s unit. */

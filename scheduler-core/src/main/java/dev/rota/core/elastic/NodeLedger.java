@@ -36,6 +36,10 @@ public final class NodeLedger implements Ledger {
   private final PriorityQueue<Entry> finishes =
       new PriorityQueue<>(Comparator.comparingLong(Entry::finish).thenComparingLong(Entry::seq));
   private final Map<String, Entry> entries = new LinkedHashMap<>();
+  // running maxima of the ring from the current slot: maxFrom[r][k] = max of slots [current,
+  // current + k]; valid for k < maxFromLength, reset whenever the ring or the current slot changes
+  private final long[][] maxFrom;
+  private int maxFromLength;
 
   /** An empty ledger for a node of {@code capacity} ({@link ElasticResource#SCHEMA} dimensions). */
   public NodeLedger(Resource capacity, ElasticSettings settings) {
@@ -45,6 +49,7 @@ public final class NodeLedger implements Ledger {
     }
     this.h = settings.horizonSlots();
     this.ring = new long[4][h];
+    this.maxFrom = new long[4][h];
   }
 
   /** An executor committed on this node. */
@@ -86,6 +91,7 @@ public final class NodeLedger implements Ledger {
       }
     }
     current = slot;
+    maxFromLength = 0;
     while (!finishes.isEmpty() && finishes.peek().finish() <= current) {
       entries.remove(finishes.poll().committed().executorId());
     }
@@ -110,7 +116,7 @@ public final class NodeLedger implements Ledger {
     int n = series.length();
     for (int r = 0; r < 4; r++) {
       long cap = capacity[r];
-      if (cap != 0 && !rowFits(ring[r], series.milliRow(r), n, cap, true)) {
+      if (cap != 0 && !fitsWith(r, series, n, cap)) {
         return false;
       }
     }
@@ -143,9 +149,9 @@ public final class NodeLedger implements Ledger {
         mask |= (1 << (FITS_WITH + r)) | (1 << (FITS_ALONE + r));
         continue;
       }
-      if (rowFits(ring[r], series.milliRow(r), n, cap, true)) {
+      if (fitsWith(r, series, n, cap)) {
         mask |= (1 << (FITS_WITH + r)) | (1 << (FITS_ALONE + r));
-      } else if (rowFits(ring[r], null, n, cap, false)) {
+      } else if (maxOver(r, n) <= cap) {
         mask |= 1 << (FITS_ALONE + r);
       }
     }
@@ -153,23 +159,52 @@ public final class NodeLedger implements Ledger {
   }
 
   /**
-   * Whether {@code row} (plus {@code add} when {@code withAdd}) stays within {@code cap} over the
-   * {@code n} slots from the current one; walks the ring in its two contiguous segments.
+   * Whether resource {@code r} of {@code series} fits on top of the ring in each of its {@code n}
+   * slots from the current one. Decided from the ring's maximum over those slots when that settles
+   * it (always for a flat series, as peak reservations are), else slot by slot.
    */
-  private boolean rowFits(long[] row, long[] add, int n, long cap, boolean withAdd) {
+  private boolean fitsWith(int r, DemandSeries series, int n, long cap) {
+    long max = maxOver(r, n);
+    long peak = series.peakMilli(ElasticResource.all().get(r));
+    if (max + peak <= cap) {
+      return true;
+    }
+    if (series.isFlat(r)) {
+      return false; // the slot holding the ring's maximum has the same demand on top
+    }
+    long[] row = ring[r];
+    long[] add = series.milliRow(r);
     int start = index(current);
     int first = Math.min(n, h - start);
     for (int k = 0; k < first; k++) {
-      if (row[start + k] + (withAdd ? add[k] : 0) > cap) {
+      if (row[start + k] + add[k] > cap) {
         return false;
       }
     }
     for (int k = first; k < n; k++) {
-      if (row[k - first] + (withAdd ? add[k] : 0) > cap) {
+      if (row[k - first] + add[k] > cap) {
         return false;
       }
     }
     return true;
+  }
+
+  /**
+   * The ring's maximum of resource {@code r} over the {@code n >= 1} slots from the current one.
+   */
+  private long maxOver(int r, int n) {
+    if (n > maxFromLength) {
+      int start = index(current);
+      for (int k = maxFromLength; k < n; k++) {
+        int i = start + k < h ? start + k : start + k - h;
+        for (int q = 0; q < 4; q++) {
+          long v = ring[q][i];
+          maxFrom[q][k] = k == 0 ? v : Math.max(maxFrom[q][k - 1], v);
+        }
+      }
+      maxFromLength = n;
+    }
+    return maxFrom[r][n - 1];
   }
 
   /** The earliest predicted finish slot among the committed executors, if any. */
@@ -241,6 +276,7 @@ public final class NodeLedger implements Ledger {
         row[index(current + k)] += series.milli(r, k);
       }
     }
+    maxFromLength = 0;
     Committed c = new Committed(executorId, jobId, current, current + series.length());
     Entry e = new Entry(c, series, seq++);
     entries.put(executorId, e);
@@ -265,6 +301,7 @@ public final class NodeLedger implements Ledger {
         row[index(s)] -= e.series().milli(r, (int) (s - start));
       }
     }
+    maxFromLength = 0;
     return true;
   }
 
@@ -340,6 +377,7 @@ public final class NodeLedger implements Ledger {
         row[index(current + k)] += m[r.ordinal()][k];
       }
     }
+    maxFromLength = 0;
     Committed c = new Committed(executorId, jobId, start, current + m[0].length);
     Entry e = new Entry(c, series, seq++);
     entries.put(executorId, e);
