@@ -29,8 +29,11 @@ public final class DemandSeries {
 
   private final long[][] milli; // [resource ordinal][slot]
   private final int[] stageEnds;
-  private long[] peaks; // per resource, computed on first use (the series is immutable)
-  private int flatMask; // bit r: resource r is flat; valid once peaks is set
+  // per-resource peaks and flatness, computed on first use (the series is immutable); a record's
+  // final fields publish it safely to other threads
+  private Peaks peaks;
+
+  private record Peaks(long[] max, int flatMask) {}
 
   private DemandSeries(long[][] milli, int[] stageEnds) {
     this.milli = milli;
@@ -232,7 +235,7 @@ public final class DemandSeries {
 
   /** The largest demand for {@code r} over the series, in thousandths of {@code r}'s unit. */
   public long peakMilli(ElasticResource r) {
-    return peaks()[r.ordinal()];
+    return peaks().max()[r.ordinal()];
   }
 
   /**
@@ -240,15 +243,14 @@ public final class DemandSeries {
    * that value).
    */
   boolean isFlat(int r) {
-    peaks();
-    return (flatMask & (1 << r)) != 0;
+    return (peaks().flatMask() & (1 << r)) != 0;
   }
 
   /** The per-resource peaks and flatness, computed once: the series is immutable. */
-  private long[] peaks() {
-    long[] p = peaks;
-    if (p == null) {
-      p = new long[4];
+  private Peaks peaks() {
+    Peaks known = peaks;
+    if (known == null) {
+      long[] p = new long[4];
       int flat = 0;
       for (int r = 0; r < 4; r++) {
         long max = 0;
@@ -262,10 +264,10 @@ public final class DemandSeries {
           flat |= 1 << r;
         }
       }
-      flatMask = flat;
-      peaks = p;
+      known = new Peaks(p, flat);
+      peaks = known;
     }
-    return p;
+    return known;
   }
 
   /** The largest demand for {@code r} over the series, in {@code r}'s unit. */

@@ -317,6 +317,22 @@ public final class NodeLedger implements Ledger {
     return e.series().milli(r, (int) (slot - e.committed().startSlot()));
   }
 
+  /**
+   * {@link #allocationMilli(String, ElasticResource, long)} of every resource at once, into {@code
+   * out} ({@link ElasticResource} order): zeros when not committed or outside its series.
+   */
+  public void allocationMilli(String executorId, long slot, long[] out) {
+    Entry e = entries.get(executorId);
+    if (e == null || slot < e.committed().startSlot() || slot >= e.finish()) {
+      java.util.Arrays.fill(out, 0);
+      return;
+    }
+    int k = (int) (slot - e.committed().startSlot());
+    for (int r = 0; r < 4; r++) {
+      out[r] = e.series().milliRow(r)[k];
+    }
+  }
+
   /** The committed entry of {@code executorId}, if it is committed and not finished. */
   public java.util.Optional<Committed> find(String executorId) {
     Entry e = entries.get(executorId);

@@ -373,16 +373,10 @@ public final class ElasticSimulation implements ClusterView, Placements {
       List<Exec> execs = onNode.get(m);
       List<Exec> active = new ArrayList<>();
       List<Contention.Claim> claims = new ArrayList<>();
-      double[] alloc = new double[4];
       for (Exec e : execs) {
-        long[] a = policy.allocationMilli(nodes[m].id(), e.ledgerId, now);
-        for (int r = 0; r < 4; r++) {
-          alloc[r] += (double) a[r] / ElasticResource.SCALE;
+        if (e.launchLeft == 0) {
+          active.add(e);
         }
-        if (e.launchLeft > 0) {
-          continue;
-        }
-        active.add(e);
       }
       // reprovisioning probes: at most one executor per node per slot, the earliest placed
       Exec probe = null;
