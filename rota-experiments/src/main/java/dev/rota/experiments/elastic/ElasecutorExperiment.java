@@ -57,6 +57,9 @@ public final class ElasecutorExperiment implements Experiment {
   /** System property: false leaves the full run's prediction-error sweep out. */
   public static final String SWEEP_PROPERTY = "rota.elasecutor.sweep";
 
+  /** Seeds per prediction-error level in the full run's sweep (1001..1005). */
+  static final int SWEEP_SEEDS = 5;
+
   static final List<Variant> SCHEMES =
       List.of(
           Variant.MINFRAG, Variant.MINFRAG_TRC, Variant.STATIC, Variant.DYNAMIC, Variant.TETRIS);
@@ -240,6 +243,12 @@ public final class ElasecutorExperiment implements Experiment {
                 100 * (u / ub - 1),
                 null,
                 null));
+      }
+      for (String s : List.of("minfrag", "static", "dynamic", "tetris")) {
+        double[] us = scale(util(results.get(s), ri), 100);
+        rows.add(new ReproRow(c + " " + s, "util_" + res[ri] + "_pct", null, mean(us), null, null));
+        rows.add(
+            new ReproRow(c + " " + s, "util_" + res[ri] + "_pct_ci95", null, ci95(us), null, null));
       }
       String[] th = {"70", "90", "100"};
       for (String s : List.of("minfrag", "static", "dynamic", "tetris")) {
@@ -441,7 +450,7 @@ public final class ElasecutorExperiment implements Experiment {
       throws IOException {
     double[] covs = {0, 0.1, 0.2, 0.3, 0.5};
     double[] gain = new double[covs.length];
-    int seeds = 3;
+    int seeds = SWEEP_SEEDS;
     for (int i = 0; i < covs.length; i++) {
       double[] red = new double[seeds];
       for (int seed = 1; seed <= seeds; seed++) {
@@ -458,6 +467,14 @@ public final class ElasecutorExperiment implements Experiment {
               "makespan_reduction_pct",
               null,
               gain[i],
+              null,
+              null));
+      rows.add(
+          new ReproRow(
+              "hibench error-cov " + (int) Math.round(100 * covs[i]) + "% vs static",
+              "makespan_reduction_pct_ci95",
+              null,
+              ci95(red),
               null,
               null));
     }
