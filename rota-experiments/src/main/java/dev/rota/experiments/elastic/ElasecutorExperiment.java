@@ -356,6 +356,9 @@ public final class ElasecutorExperiment implements Experiment {
             null,
             null));
     plots(results, outDir, plotter);
+    if (!quick) {
+      errorSplit(setting, rows);
+    }
     if (!quick && Boolean.parseBoolean(System.getProperty(SWEEP_PROPERTY, "true"))) {
       sweep(setting, rows, outDir, plotter);
     }
@@ -440,6 +443,63 @@ public final class ElasecutorExperiment implements Experiment {
                 null));
       }
     }
+  }
+
+  /**
+   * Where MinFrag's loss to prediction error comes from, on seed 1 of the full run: the same
+   * instance with the predictions replaced by the truth in stage timing only (the truth's values
+   * resampled to the predicted stage lengths), in magnitude only (the predicted values resampled to
+   * the true stage lengths), or both (perfect prediction). Rows: MinFrag's makespan reduction vs
+   * Static and its executors' mean progress rate per case ("as predicted" is the main run's seed
+   * 1).
+   */
+  static void errorSplit(Setting setting, List<ReproRow> rows) {
+    Instance in = instance(setting, 1, -1);
+    ElasticSimulation.Options o = ElasticSimulation.Options.defaults(1);
+    for (String mode : List.of("as predicted", "timing only", "magnitude only", "none")) {
+      List<ElasticSimulation.App> apps = new ArrayList<>();
+      for (ElasticSimulation.App app : in.apps()) {
+        apps.add(
+            new ElasticSimulation.App(
+                app.id(),
+                app.submit(),
+                app.executors(),
+                app.truth(),
+                errorPart(app.truth(), app.predicted(), mode)));
+      }
+      Instance split = new Instance(apps, in.keys(), in.fresh());
+      ElasticResult m = simulate(split, Variant.MINFRAG, o);
+      ElasticResult s = simulate(split, Variant.STATIC, o);
+      String c = "hibench seed 1, prediction error: " + mode;
+      rows.add(
+          new ReproRow(
+              c,
+              "makespan_reduction_pct",
+              null,
+              pctRed(m.makespan(), s.makespan()),
+              s.makespan(),
+              "static"));
+      rows.add(new ReproRow(c, "packing_mean_rate", null, m.packing().meanRate(), null, null));
+    }
+  }
+
+  /** The prediction {@code p} of {@code t} with only the named part of its error kept. */
+  static DemandSeries errorPart(DemandSeries t, DemandSeries p, String mode) {
+    if (mode.equals("as predicted") || t.stageCount() != p.stageCount()) {
+      return p;
+    }
+    int[] tl = new int[t.stageCount()];
+    int[] pl = new int[t.stageCount()];
+    for (int i = 0; i < tl.length; i++) {
+      tl[i] = t.stageLength(i);
+      pl[i] = p.stageLength(i);
+    }
+    return switch (mode) {
+      case "timing only" -> DemandSeries.ofMilli(t.milliResampled(pl), p.stageEndArray());
+      case "magnitude only" -> DemandSeries.ofMilli(p.milliResampled(tl), t.stageEndArray());
+      case "none" -> t;
+      default -> throw new IllegalArgumentException("error part " + mode);
+    };
   }
 
   /**

@@ -65,6 +65,33 @@ class ElasecutorExperimentTest {
     assertTrue(row(rows, "hibench", "reprovisions_per_run", null).rota() > 0);
   }
 
+  @Test
+  void theErrorSplitKeepsOnlyTheNamedPartOfThePredictionError() {
+    // truth: two stages of 2 and 3 slots; prediction: 3 and 2 slots, other magnitudes
+    DemandSeries truth =
+        DemandSeries.of(java.util.Map.of(ElasticResource.CPU, new double[] {1, 1, 2, 2, 2}), 2, 5);
+    DemandSeries predicted =
+        DemandSeries.of(
+            java.util.Map.of(ElasticResource.CPU, new double[] {1.5, 1.5, 1.5, 3, 3}), 3, 5);
+    DemandSeries timing = ElasecutorExperiment.errorPart(truth, predicted, "timing only");
+    assertEquals(List.of(3, 5), timing.stageEnds());
+    assertEquals(
+        List.of(1.0, 1.0, 1.0, 2.0, 2.0), cpu(timing)); // the truth's values, predicted lengths
+    DemandSeries magnitude = ElasecutorExperiment.errorPart(truth, predicted, "magnitude only");
+    assertEquals(List.of(2, 5), magnitude.stageEnds());
+    assertEquals(List.of(1.5, 1.5, 3.0, 3.0, 3.0), cpu(magnitude));
+    assertEquals(truth, ElasecutorExperiment.errorPart(truth, predicted, "none"));
+    assertEquals(predicted, ElasecutorExperiment.errorPart(truth, predicted, "as predicted"));
+  }
+
+  private static List<Double> cpu(DemandSeries s) {
+    List<Double> out = new java.util.ArrayList<>();
+    for (int k = 0; k < s.length(); k++) {
+      out.add(s.value(ElasticResource.CPU, k));
+    }
+    return out;
+  }
+
   static ReproRow row(List<ReproRow> rows, String c, String metric, String base) {
     return rows.stream()
         .filter(r -> r.caseName().equals(c) && r.metric().equals(metric))
