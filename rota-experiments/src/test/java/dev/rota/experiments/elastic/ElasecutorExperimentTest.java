@@ -84,6 +84,32 @@ class ElasecutorExperimentTest {
     assertEquals(predicted, ElasecutorExperiment.errorPart(truth, predicted, "as predicted"));
   }
 
+  @Test
+  void theSweepsPredictionsNeverAskForMoreThanANode() {
+    // at CoV 0.5 some of seed 1001's predictions exceed a node's disk (500 MB/s); capped, every
+    // application can be admitted, and what is below the capacity is unchanged
+    ElasecutorExperiment.Setting setting = ElasecutorExperiment.setting(false);
+    ElasecutorExperiment.Instance in = ElasecutorExperiment.instance(setting, 1001, 0.5);
+    int capped = 0;
+    for (var app : in.apps()) {
+      for (ElasticResource r : ElasticResource.all()) {
+        long cap = r.milliOf(ElasecutorExperiment.NODE);
+        assertTrue(app.predicted().peakMilli(r) <= cap, app.id() + " " + r);
+        capped += app.predicted().peakMilli(r) == cap ? 1 : 0;
+      }
+    }
+    assertTrue(capped > 0, "no prediction reached a node's capacity: the test checks nothing");
+    DemandSeries s =
+        DemandSeries.of(java.util.Map.of(ElasticResource.DISK, new double[] {100, 600}), 2);
+    assertEquals(
+        List.of(100.0, 500.0),
+        List.of(
+            ElasecutorExperiment.cappedAt(s, ElasecutorExperiment.NODE)
+                .value(ElasticResource.DISK, 0),
+            ElasecutorExperiment.cappedAt(s, ElasecutorExperiment.NODE)
+                .value(ElasticResource.DISK, 1)));
+  }
+
   private static List<Double> cpu(DemandSeries s) {
     List<Double> out = new java.util.ArrayList<>();
     for (int k = 0; k < s.length(); k++) {
