@@ -39,6 +39,10 @@ import java.util.SplittableRandom;
  * ROTA_JAVA_OPTS=-Drota.elasecutor.seeds=3}), for a medium run of the full application set, and the
  * full run's prediction-error sweep can be left out with {@value #SWEEP_PROPERTY}{@code =false}.
  *
+ * <p>The full run also splits seed 1's prediction error into its timing and magnitude parts ({@link
+ * #errorSplit}) and, unless {@value #SWEEP_PROPERTY}{@code =false}, sweeps a log-normal prediction
+ * error (CoV 0 to 50%, {@link #SWEEP_SEEDS} seeds each, predictions capped at a node's capacity).
+ *
  * <p>Besides the schemes, MinFrag runs once more under the earlier simulator model ({@code
  * minfrag-old-model}: allocation following progress, spill held to the executor's disk allocation),
  * and every scheme reports its packing diagnosis ({@code packing_*} rows: executors per node, mean
