@@ -65,6 +65,59 @@ class ElasecutorExperimentTest {
     assertTrue(row(rows, "hibench", "reprovisions_per_run", null).rota() > 0);
   }
 
+  @Test
+  void theErrorSplitKeepsOnlyTheNamedPartOfThePredictionError() {
+    // truth: two stages of 2 and 3 slots; prediction: 3 and 2 slots, other magnitudes
+    DemandSeries truth =
+        DemandSeries.of(java.util.Map.of(ElasticResource.CPU, new double[] {1, 1, 2, 2, 2}), 2, 5);
+    DemandSeries predicted =
+        DemandSeries.of(
+            java.util.Map.of(ElasticResource.CPU, new double[] {1.5, 1.5, 1.5, 3, 3}), 3, 5);
+    DemandSeries timing = ElasecutorExperiment.errorPart(truth, predicted, "timing only");
+    assertEquals(List.of(3, 5), timing.stageEnds());
+    assertEquals(
+        List.of(1.0, 1.0, 1.0, 2.0, 2.0), cpu(timing)); // the truth's values, predicted lengths
+    DemandSeries magnitude = ElasecutorExperiment.errorPart(truth, predicted, "magnitude only");
+    assertEquals(List.of(2, 5), magnitude.stageEnds());
+    assertEquals(List.of(1.5, 1.5, 3.0, 3.0, 3.0), cpu(magnitude));
+    assertEquals(truth, ElasecutorExperiment.errorPart(truth, predicted, "none"));
+    assertEquals(predicted, ElasecutorExperiment.errorPart(truth, predicted, "as predicted"));
+  }
+
+  @Test
+  void theSweepsPredictionsNeverAskForMoreThanANode() {
+    // at CoV 0.5 some of seed 1001's predictions exceed a node's disk (500 MB/s); capped, every
+    // application can be admitted, and what is below the capacity is unchanged
+    ElasecutorExperiment.Setting setting = ElasecutorExperiment.setting(false);
+    ElasecutorExperiment.Instance in = ElasecutorExperiment.instance(setting, 1001, 0.5);
+    int capped = 0;
+    for (var app : in.apps()) {
+      for (ElasticResource r : ElasticResource.all()) {
+        long cap = r.milliOf(ElasecutorExperiment.NODE);
+        assertTrue(app.predicted().peakMilli(r) <= cap, app.id() + " " + r);
+        capped += app.predicted().peakMilli(r) == cap ? 1 : 0;
+      }
+    }
+    assertTrue(capped > 0, "no prediction reached a node's capacity: the test checks nothing");
+    DemandSeries s =
+        DemandSeries.of(java.util.Map.of(ElasticResource.DISK, new double[] {100, 600}), 2);
+    assertEquals(
+        List.of(100.0, 500.0),
+        List.of(
+            ElasecutorExperiment.cappedAt(s, ElasecutorExperiment.NODE)
+                .value(ElasticResource.DISK, 0),
+            ElasecutorExperiment.cappedAt(s, ElasecutorExperiment.NODE)
+                .value(ElasticResource.DISK, 1)));
+  }
+
+  private static List<Double> cpu(DemandSeries s) {
+    List<Double> out = new java.util.ArrayList<>();
+    for (int k = 0; k < s.length(); k++) {
+      out.add(s.value(ElasticResource.CPU, k));
+    }
+    return out;
+  }
+
   static ReproRow row(List<ReproRow> rows, String c, String metric, String base) {
     return rows.stream()
         .filter(r -> r.caseName().equals(c) && r.metric().equals(metric))

@@ -29,6 +29,11 @@ public final class DemandSeries {
 
   private final long[][] milli; // [resource ordinal][slot]
   private final int[] stageEnds;
+  // per-resource peaks and flatness, computed on first use (the series is immutable); a record's
+  // final fields publish it safely to other threads
+  private Peaks peaks;
+
+  private record Peaks(long[] max, int flatMask) {}
 
   private DemandSeries(long[][] milli, int[] stageEnds) {
     this.milli = milli;
@@ -216,17 +221,53 @@ public final class DemandSeries {
   }
 
   /** The demand for {@code r} in slot {@code slot}, in thousandths of {@code r}'s unit. */
+  /**
+   * Resource ordinal {@code r}'s whole row in thousandths, shared with this series (not a copy):
+   * for package-internal hot loops only, which must not modify it.
+   */
+  long[] milliRow(int r) {
+    return milli[r];
+  }
+
   public long milli(ElasticResource r, int slot) {
     return milli[r.ordinal()][slot];
   }
 
   /** The largest demand for {@code r} over the series, in thousandths of {@code r}'s unit. */
   public long peakMilli(ElasticResource r) {
-    long max = 0;
-    for (long v : milli[r.ordinal()]) {
-      max = Math.max(max, v);
+    return peaks().max()[r.ordinal()];
+  }
+
+  /**
+   * Whether resource ordinal {@code r} holds one value in every slot (then {@link #peakMilli} is
+   * that value).
+   */
+  boolean isFlat(int r) {
+    return (peaks().flatMask() & (1 << r)) != 0;
+  }
+
+  /** The per-resource peaks and flatness, computed once: the series is immutable. */
+  private Peaks peaks() {
+    Peaks known = peaks;
+    if (known == null) {
+      long[] p = new long[4];
+      int flat = 0;
+      for (int r = 0; r < 4; r++) {
+        long max = 0;
+        long min = Long.MAX_VALUE;
+        for (long v : milli[r]) {
+          max = Math.max(max, v);
+          min = Math.min(min, v);
+        }
+        p[r] = max;
+        if (min == max) {
+          flat |= 1 << r;
+        }
+      }
+      known = new Peaks(p, flat);
+      peaks = known;
     }
-    return max;
+    return known;
   }
 
   /** The largest demand for {@code r} over the series, in {@code r}'s unit. */

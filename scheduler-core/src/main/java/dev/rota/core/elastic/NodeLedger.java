@@ -36,6 +36,10 @@ public final class NodeLedger implements Ledger {
   private final PriorityQueue<Entry> finishes =
       new PriorityQueue<>(Comparator.comparingLong(Entry::finish).thenComparingLong(Entry::seq));
   private final Map<String, Entry> entries = new LinkedHashMap<>();
+  // running maxima of the ring from the current slot: maxFrom[r][k] = max of slots [current,
+  // current + k]; valid for k < maxFromLength, reset whenever the ring or the current slot changes
+  private final long[][] maxFrom;
+  private int maxFromLength;
 
   /** An empty ledger for a node of {@code capacity} ({@link ElasticResource#SCHEMA} dimensions). */
   public NodeLedger(Resource capacity, ElasticSettings settings) {
@@ -45,6 +49,7 @@ public final class NodeLedger implements Ledger {
     }
     this.h = settings.horizonSlots();
     this.ring = new long[4][h];
+    this.maxFrom = new long[4][h];
   }
 
   /** An executor committed on this node. */
@@ -86,6 +91,7 @@ public final class NodeLedger implements Ledger {
       }
     }
     current = slot;
+    maxFromLength = 0;
     while (!finishes.isEmpty() && finishes.peek().finish() <= current) {
       entries.remove(finishes.poll().committed().executorId());
     }
@@ -107,19 +113,98 @@ public final class NodeLedger implements Ledger {
    */
   public boolean fits(DemandSeries series) {
     checkLength(series);
-    for (ElasticResource r : ElasticResource.all()) {
-      long cap = capacity[r.ordinal()];
-      if (cap == 0) {
-        continue;
-      }
-      long[] row = ring[r.ordinal()];
-      for (int k = 0; k < series.length(); k++) {
-        if (row[index(current + k)] + series.milli(r, k) > cap) {
-          return false;
-        }
+    int n = series.length();
+    for (int r = 0; r < 4; r++) {
+      long cap = capacity[r];
+      if (cap != 0 && !fitsWith(r, series, n, cap)) {
+        return false;
       }
     }
     return true;
+  }
+
+  /** Bit {@code r} of {@link #fitMask}: resource r, with the series on top, fits in every slot. */
+  public static final int FITS_WITH = 0;
+
+  /** Bit {@code 4 + r} of {@link #fitMask}: resource r's commitments alone fit in every slot. */
+  public static final int FITS_ALONE = 4;
+
+  /**
+   * Per resource, in one pass, what {@link #fits} checks: bit {@link #FITS_WITH} + r is set when
+   * {@code series}' resource r, started in the current slot, fits on top of what is committed in
+   * every slot of its life (or the node does not declare r), and bit {@link #FITS_ALONE} + r when
+   * the committed resource r alone does (the ledger can hold more than capacity after a resize). So
+   * {@code fits(series)} is {@code (mask & 0xF) == 0xF}, and {@code
+   * fits(series.restrictedTo(Set.of(r)))} is bit r together with the FITS_ALONE bits of the other
+   * resources: what the packing diagnosis asks for every waiting executor and node, without
+   * building the restricted series.
+   */
+  public int fitMask(DemandSeries series) {
+    checkLength(series);
+    int n = series.length();
+    int mask = 0;
+    for (int r = 0; r < 4; r++) {
+      long cap = capacity[r];
+      if (cap == 0) {
+        mask |= (1 << (FITS_WITH + r)) | (1 << (FITS_ALONE + r));
+        continue;
+      }
+      if (fitsWith(r, series, n, cap)) {
+        mask |= (1 << (FITS_WITH + r)) | (1 << (FITS_ALONE + r));
+      } else if (maxOver(r, n) <= cap) {
+        mask |= 1 << (FITS_ALONE + r);
+      }
+    }
+    return mask;
+  }
+
+  /**
+   * Whether resource {@code r} of {@code series} fits on top of the ring in each of its {@code n}
+   * slots from the current one. Decided from the ring's maximum over those slots when that settles
+   * it (always for a flat series, as peak reservations are), else slot by slot.
+   */
+  private boolean fitsWith(int r, DemandSeries series, int n, long cap) {
+    long max = maxOver(r, n);
+    long peak = series.peakMilli(ElasticResource.all().get(r));
+    if (max + peak <= cap) {
+      return true;
+    }
+    if (series.isFlat(r)) {
+      return false; // the slot holding the ring's maximum has the same demand on top
+    }
+    long[] row = ring[r];
+    long[] add = series.milliRow(r);
+    int start = index(current);
+    int first = Math.min(n, h - start);
+    for (int k = 0; k < first; k++) {
+      if (row[start + k] + add[k] > cap) {
+        return false;
+      }
+    }
+    for (int k = first; k < n; k++) {
+      if (row[k - first] + add[k] > cap) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The ring's maximum of resource {@code r} over the {@code n >= 1} slots from the current one.
+   */
+  private long maxOver(int r, int n) {
+    if (n > maxFromLength) {
+      int start = index(current);
+      for (int k = maxFromLength; k < n; k++) {
+        int i = start + k < h ? start + k : start + k - h;
+        for (int q = 0; q < 4; q++) {
+          long v = ring[q][i];
+          maxFrom[q][k] = k == 0 ? v : Math.max(maxFrom[q][k - 1], v);
+        }
+      }
+      maxFromLength = n;
+    }
+    return maxFrom[r][n - 1];
   }
 
   /** The earliest predicted finish slot among the committed executors, if any. */
@@ -191,6 +276,7 @@ public final class NodeLedger implements Ledger {
         row[index(current + k)] += series.milli(r, k);
       }
     }
+    maxFromLength = 0;
     Committed c = new Committed(executorId, jobId, current, current + series.length());
     Entry e = new Entry(c, series, seq++);
     entries.put(executorId, e);
@@ -215,6 +301,7 @@ public final class NodeLedger implements Ledger {
         row[index(s)] -= e.series().milli(r, (int) (s - start));
       }
     }
+    maxFromLength = 0;
     return true;
   }
 
@@ -228,6 +315,22 @@ public final class NodeLedger implements Ledger {
       return 0;
     }
     return e.series().milli(r, (int) (slot - e.committed().startSlot()));
+  }
+
+  /**
+   * {@link #allocationMilli(String, ElasticResource, long)} of every resource at once, into {@code
+   * out} ({@link ElasticResource} order): zeros when not committed or outside its series.
+   */
+  public void allocationMilli(String executorId, long slot, long[] out) {
+    Entry e = entries.get(executorId);
+    if (e == null || slot < e.committed().startSlot() || slot >= e.finish()) {
+      java.util.Arrays.fill(out, 0);
+      return;
+    }
+    int k = (int) (slot - e.committed().startSlot());
+    for (int r = 0; r < 4; r++) {
+      out[r] = e.series().milliRow(r)[k];
+    }
   }
 
   /** The committed entry of {@code executorId}, if it is committed and not finished. */
@@ -290,6 +393,7 @@ public final class NodeLedger implements Ledger {
         row[index(current + k)] += m[r.ordinal()][k];
       }
     }
+    maxFromLength = 0;
     Committed c = new Committed(executorId, jobId, start, current + m[0].length);
     Entry e = new Entry(c, series, seq++);
     entries.put(executorId, e);

@@ -241,9 +241,7 @@ public final class PackingPolicy implements OfferPolicy {
     if (l != null) {
       long slot = settings.slotOf(now);
       l.advanceTo(slot);
-      for (ElasticResource r : ElasticResource.all()) {
-        out[r.ordinal()] = l.allocationMilli(executorId, r, slot);
-      }
+      l.allocationMilli(executorId, slot, out);
     }
     return out;
   }

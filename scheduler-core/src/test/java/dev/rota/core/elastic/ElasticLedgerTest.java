@@ -110,4 +110,80 @@ class ElasticLedgerTest {
         longer.getMessage());
     assertEquals(List.of(1L, 0L), cpuCommitted(l, 0, 2)); // nothing half-applied
   }
+
+  /**
+   * The fast paths of {@link NodeLedger#fits} (the ring's running maximum; a flat series decided in
+   * O(1)) and {@link NodeLedger#fitMask} agree with a slot-by-slot check over {@link
+   * NodeLedger#committedMilli} on random ledgers that wrap, get released, and are over-committed by
+   * {@link NodeLedger#replace} caps (a replace fills the node exactly, a commit then exceeds it).
+   */
+  @Test
+  void fitsAndFitMaskAgreeWithASlotBySlotCheck() {
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(7);
+    ElasticSettings settings = new ElasticSettings(3, 12);
+    Resource cap = Resource.of(1000, 10, 100, 50);
+    int checked = 0;
+    int overCommitted = 0;
+    for (int round = 0; round < 200; round++) {
+      NodeLedger l = new NodeLedger(cap, settings);
+      int ids = 0;
+      for (int op = 0; op < 30; op++) {
+        int what = rnd.nextInt(10);
+        if (what < 4) {
+          l.commit("e" + ids++, "J", random(rnd, 1 + rnd.nextInt(12), rnd.nextBoolean()));
+        } else if (what < 5 && ids > 0) {
+          l.replace("e" + rnd.nextInt(ids), "J", random(rnd, 1 + rnd.nextInt(12), false));
+        } else if (what < 6 && ids > 0) {
+          l.release("e" + rnd.nextInt(ids));
+        } else if (what < 7) {
+          l.advanceTo(l.currentSlot() + rnd.nextInt(5));
+        } else {
+          DemandSeries w = random(rnd, 1 + rnd.nextInt(12), rnd.nextBoolean());
+          int mask = l.fitMask(w);
+          boolean all = true;
+          for (ElasticResource r : ElasticResource.all()) {
+            boolean with = fitsSlotBySlot(l, w, r, true);
+            boolean alone = fitsSlotBySlot(l, w, r, false);
+            all &= with;
+            overCommitted += alone ? 0 : 1;
+            assertEquals(with, (mask & (1 << (NodeLedger.FITS_WITH + r.ordinal()))) != 0);
+            assertEquals(alone, (mask & (1 << (NodeLedger.FITS_ALONE + r.ordinal()))) != 0);
+            boolean restricted = with;
+            for (ElasticResource o : ElasticResource.all()) {
+              restricted &= o == r || fitsSlotBySlot(l, w, o, false);
+            }
+            assertEquals(restricted, l.fits(w.restrictedTo(java.util.Set.of(r))));
+          }
+          assertEquals(all, l.fits(w));
+          checked++;
+        }
+      }
+    }
+    assertTrue(checked > 1000, "checks made: " + checked);
+    assertTrue(overCommitted > 0, "no over-committed ledger was met");
+  }
+
+  private static boolean fitsSlotBySlot(
+      NodeLedger l, DemandSeries w, ElasticResource r, boolean withSeries) {
+    long cap = l.capacityMilli(r);
+    for (int k = 0; k < w.length(); k++) {
+      long add = withSeries ? w.milli(r, k) : 0;
+      if (cap > 0 && l.committedMilli(r, l.currentSlot() + k) + add > cap) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static DemandSeries random(java.util.SplittableRandom rnd, int n, boolean flat) {
+    long[][] m = new long[4][n];
+    long[] caps = {10_000, 1_000_000, 100_000, 50_000};
+    for (int r = 0; r < 4; r++) {
+      long v = rnd.nextLong(caps[r] / 2);
+      for (int k = 0; k < n; k++) {
+        m[r][k] = flat ? v : rnd.nextLong(caps[r] / 2);
+      }
+    }
+    return DemandSeries.ofMilli(m, n);
+  }
 }

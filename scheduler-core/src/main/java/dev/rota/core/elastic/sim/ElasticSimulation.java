@@ -313,17 +313,21 @@ public final class ElasticSimulation implements ClusterView, Placements {
     }
     Stats.Packing p = stats.packing();
     p.waitingSlots++;
-    List<DemandSeries> waiting = new ArrayList<>();
+    List<DemandSeries> waiting = new ArrayList<>(runnable.size());
     for (Group g : runnable) {
-      DemandSeries r = reserved.get(g.id);
-      if (!timeSeries) {
-        r = r.peakFlat();
+      if (g.asReserved == null) {
+        DemandSeries r = reserved.get(g.id);
+        if (!timeSeries) {
+          r = r.peakFlat();
+        }
+        if (policy.variant().managed().size() < 4) {
+          r = r.restrictedTo(policy.variant().managed());
+        }
+        g.asReserved = r;
       }
-      if (policy.variant().managed().size() < 4) {
-        r = r.restrictedTo(policy.variant().managed());
-      }
-      waiting.add(r);
+      waiting.add(g.asReserved);
     }
+    int[] managed = policy.variant().managed().stream().mapToInt(Enum::ordinal).toArray();
     for (int m = 0; m < nodes.length; m++) {
       p.nodeSlots++;
       p.residentSum += onNode.get(m).size();
@@ -338,14 +342,19 @@ public final class ElasticSimulation implements ClusterView, Placements {
       }
       for (DemandSeries w : waiting) {
         p.checks++;
-        if (l.fits(w)) {
+        int mask = l.fitMask(w);
+        if ((mask & 0xF) == 0xF) {
           p.fitsLeft++;
           continue;
         }
         int binding = 0;
-        for (ElasticResource r : policy.variant().managed()) {
-          if (!l.fits(w.restrictedTo(java.util.Set.of(r)))) {
-            p.refusedBy[r.ordinal()]++;
+        for (int r : managed) {
+          // w restricted to r alone fits when r fits with w and every other resource's
+          // commitments fit by themselves
+          boolean with = (mask & (1 << (NodeLedger.FITS_WITH + r))) != 0;
+          int othersAlone = (mask >>> NodeLedger.FITS_ALONE) | (1 << r);
+          if (!with || (othersAlone & 0xF) != 0xF) {
+            p.refusedBy[r]++;
             binding++;
           }
         }
@@ -364,16 +373,10 @@ public final class ElasticSimulation implements ClusterView, Placements {
       List<Exec> execs = onNode.get(m);
       List<Exec> active = new ArrayList<>();
       List<Contention.Claim> claims = new ArrayList<>();
-      double[] alloc = new double[4];
       for (Exec e : execs) {
-        long[] a = policy.allocationMilli(nodes[m].id(), e.ledgerId, now);
-        for (int r = 0; r < 4; r++) {
-          alloc[r] += (double) a[r] / ElasticResource.SCALE;
+        if (e.launchLeft == 0) {
+          active.add(e);
         }
-        if (e.launchLeft > 0) {
-          continue;
-        }
-        active.add(e);
       }
       // reprovisioning probes: at most one executor per node per slot, the earliest placed
       Exec probe = null;
@@ -743,6 +746,7 @@ public final class ElasticSimulation implements ClusterView, Placements {
     final ArrayDeque<Exec> pending = new ArrayDeque<>();
     int running;
     boolean inRunnable;
+    DemandSeries asReserved; // the reservation as the policy holds it, for packingSnapshot
 
     Group(int appIndex, int stage, String id, double submit) {
       this.appIndex = appIndex;
