@@ -244,6 +244,22 @@ public class RotaCapacityScheduler extends CapacityScheduler implements RotaSche
       }
     }
     super.handle(event);
+    if (event
+        instanceof
+        org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppRemovedSchedulerEvent
+            removed) {
+      for (RotaSubsystem<?> s : systems) {
+        try {
+          s.applicationRemoved(removed.getApplicationID());
+        } catch (RuntimeException e) {
+          LOG.warn(
+              "Rota system {} failed to forget application {}: {}",
+              s.name(),
+              removed.getApplicationID(),
+              e.toString());
+        }
+      }
+    }
     if (Heartbeat.changesNodes(event.getType())) {
       nodesVersion.incrementAndGet();
     }

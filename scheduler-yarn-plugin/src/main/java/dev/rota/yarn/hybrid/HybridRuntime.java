@@ -315,6 +315,17 @@ public final class HybridRuntime implements AutoCloseable {
   }
 
   /**
+   * Drops everything kept for {@code app}: its class, waits and pending updates (the scheduler
+   * removed it). Without this the classes of applications that ended lived until the next Dice
+   * window's {@link #purge}, or for ever where no Dice monitor runs: the soak's heap grew by about
+   * 125 bytes per application ever submitted.
+   */
+  void forget(ApplicationId app) {
+    classes.remove(app);
+    applicationFinished(app);
+  }
+
+  /**
    * Drops classes of applications the ResourceManager no longer knows, and waits of finished ones.
    */
   void purge() {

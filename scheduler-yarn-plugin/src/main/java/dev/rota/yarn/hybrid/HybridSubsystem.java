@@ -86,6 +86,15 @@ public final class HybridSubsystem implements RotaSubsystem<HybridSettings> {
     }
   }
 
+  /** Forgets the application's class, waits and pending updates as soon as it is removed. */
+  @Override
+  public void applicationRemoved(org.apache.hadoop.yarn.api.records.ApplicationId app) {
+    HybridRuntime rt = runtime;
+    if (rt != null) {
+      rt.forget(app);
+    }
+  }
+
   /** The running runtime, or null when hybrid scheduling is off, before start and after stop. */
   public HybridRuntime runtime() {
     return runtime;

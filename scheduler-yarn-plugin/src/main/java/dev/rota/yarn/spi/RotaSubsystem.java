@@ -63,6 +63,13 @@ public interface RotaSubsystem<S> {
   /** Applies refreshed settings (after CapacityScheduler applied the same configuration). */
   default void reconfigure(S settings) {}
 
+  /**
+   * The scheduler removed {@code app} (finished, failed or killed): drop whatever the system keeps
+   * per application. Called on the scheduler's event thread after CapacityScheduler's own removal;
+   * must be quick and must not throw.
+   */
+  default void applicationRemoved(org.apache.hadoop.yarn.api.records.ApplicationId app) {}
+
   /** Stops the system; idempotent. */
   default void stop() {}
 }
