@@ -1,6 +1,7 @@
 package dev.rota.yarn.hybrid;
 
 import java.util.Optional;
+import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.activities.DiagnosticsCollector;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.SchedulingMode;
@@ -17,7 +18,10 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.placement.Localit
  * also places through this hook. SHORT applications and a disabled hybrid scheduler see
  * CapacityScheduler's default behaviour ({@link LocalityAppPlacementAllocator}). A long application
  * that runs under a Rayon reservation is kept off the short partition only, not off Dice's closed
- * nodes: the reservation's guarantee wins over Dice's response to short waits.
+ * nodes: the reservation's guarantee wins over Dice's response to short waits. On the nodes a long
+ * application may use, a container that would displace short OPPORTUNISTIC containers
+ * (CapacityScheduler does not count them) is refused too ({@link ShortPlacement}), except for a
+ * reserved application.
  *
  * <p>Called for every node CapacityScheduler considers, so it only reads a volatile snapshot.
  */
@@ -33,11 +37,13 @@ public class DicePlacementAllocator<N extends SchedulerNode>
     HybridRuntime rt = HybridRuntime.find(rmContext);
     if (rt == null
         || schedulerRequestKey.getContainerToUpdate() != null
-        || !rt.excludesLong(node.getNodeID())
-        || rt.classOf(appSchedulingInfo.getApplicationId()) != JobClass.LONG
-        || (!rt.excludesReserved(node.getNodeID())
-            && rt.reserved(appSchedulingInfo.getApplicationId()))) {
+        || rt.classOf(appSchedulingInfo.getApplicationId()) != JobClass.LONG) {
       return true;
+    }
+    boolean reserved = rt.reserved(appSchedulingInfo.getApplicationId());
+    if (!rt.excludesLong(node.getNodeID())
+        || (reserved && !rt.excludesReserved(node.getNodeID()))) {
+      return reserved || !displacesShort(node, rt, diagnostics);
     }
     rt.metrics().longPlacementRefused();
     diagnostics.ifPresent(
@@ -48,5 +54,35 @@ public class DicePlacementAllocator<N extends SchedulerNode>
                     + " is in the short partition or closed by Dice to new long containers",
                 ""));
     return false;
+  }
+
+  /**
+   * True (and counted) if this request's container would take the room short OPPORTUNISTIC
+   * containers hold or wait for on {@code node} ({@link ShortPlacement#displacesShort}): the long
+   * container waits for another node or for the short work to finish, as a long task waits behind
+   * short probes in Hawk's and Eagle's worker queues. A reserved application is exempt: its
+   * reservation's guarantee wins.
+   */
+  private boolean displacesShort(
+      SchedulerNode node, HybridRuntime rt, Optional<DiagnosticsCollector> diagnostics) {
+    ResourceRequest any = getResourceRequests().get(ResourceRequest.ANY);
+    if (any == null || any.getCapability() == null) {
+      return false;
+    }
+    ShortPlacement load = ShortPlacement.of(node, rt);
+    if (!load.displacesShort(any.getCapability())) {
+      return false;
+    }
+    rt.metrics().longPlacementDeferred();
+    diagnostics.ifPresent(
+        d ->
+            d.collect(
+                "Rota hybrid: a long container on node "
+                    + node.getNodeID()
+                    + " would displace "
+                    + load.shortContainers()
+                    + " short OPPORTUNISTIC container(s)",
+                ""));
+    return true;
   }
 }
