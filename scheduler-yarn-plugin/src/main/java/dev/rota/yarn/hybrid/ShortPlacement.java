@@ -135,6 +135,23 @@ record ShortPlacement(
   }
 
   /**
+   * Whether a short application's AM container of size {@code am} may go to short-partition node
+   * {@code n}: the GUARANTEED containers there (on the short partition, only short applications'
+   * AMs) would then hold at most half of the node in every resource, so the other half stays for
+   * the short tasks those AMs wait for. Without a bound, AMs took every vcore of the node and their
+   * own OPPORTUNISTIC tasks could not start there.
+   */
+  static boolean amFits(SchedulerNode n, Resource am) {
+    return amFits(n.getAllocatedResource(), n.getTotalResource(), am);
+  }
+
+  /** {@link #amFits(SchedulerNode, Resource)} on a node of {@code total} with {@code allocated}. */
+  static boolean amFits(Resource allocated, Resource total, Resource am) {
+    return Resources.fitsIn(
+        Resources.add(allocated, am), Resources.multiplyAndRoundDown(total, 0.5));
+  }
+
+  /**
    * Whether a long GUARANTEED container of size {@code request} placed here would take resources
    * short OPPORTUNISTIC containers hold or wait for: it fits in the GUARANTEED-unallocated
    * resources (CapacityScheduler would place it) but not in what the short containers leave.

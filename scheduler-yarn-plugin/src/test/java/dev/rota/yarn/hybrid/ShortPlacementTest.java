@@ -67,6 +67,18 @@ class ShortPlacementTest {
   }
 
   @Test
+  void shortApplicationMastersHoldAtMostHalfOfAShortPartitionNode() {
+    Resource node = Resource.newInstance(4096, 8);
+    Resource am = Resource.newInstance(256, 1);
+    assertTrue(ShortPlacement.amFits(Resource.newInstance(0, 0), node, am));
+    assertTrue(ShortPlacement.amFits(Resource.newInstance(768, 3), node, am), "the 4th AM");
+    assertFalse(
+        ShortPlacement.amFits(Resource.newInstance(1024, 4), node, am),
+        "a 5th AM would hold 5 of 8 vcores: the tasks' half is kept");
+    assertFalse(ShortPlacement.amFits(Resource.newInstance(1900, 1), node, am), "memory too");
+  }
+
+  @Test
   void theBlacklistCarriesOnlyRotasChangesAndKeepsTheApplicationMastersOwn() {
     ShortBlacklist b = new ShortBlacklist();
     ApplicationAttemptId a = ApplicationAttemptId.newInstance(ApplicationId.newInstance(1, 1), 1);
