@@ -259,6 +259,10 @@ class HybridSchedulingIT {
         Map.of(
             HybridKeys.KEY_PREEMPTION,
             "true",
+            // Opportunistic Preemption acts on short containers queued behind long ones, which
+            // Succinct State Sharing (on by default) keeps from happening: off for this scenario
+            HybridKeys.KEY_AVOID_LONG_NODES,
+            "false",
             HybridKeys.DICE_PREFIX + "suspension-seconds",
             "12"));
     yarn.rm().getRMContext().getRMAdminService().refreshQueues();

@@ -106,8 +106,10 @@ public class HybridRoutingProcessor implements ApplicationMasterServiceProcessor
       return;
     }
     Set<String> avoid =
-        ShortPlacement.hostsToAvoid(
-            rt.partition(), ShortPlacement.loads(rmContext.getScheduler(), rt), ask);
+        rt.settings().avoidLongNodes()
+            ? ShortPlacement.hostsToAvoid(
+                rt.partition(), ShortPlacement.loads(rmContext.getScheduler(), rt), ask)
+            : Set.of();
     if (rt.blacklist().apply(attempt, avoid, ask, request) > 0 && asking) {
       rt.metrics().shortAsksSteered();
     }
