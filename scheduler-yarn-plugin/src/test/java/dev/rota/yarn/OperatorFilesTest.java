@@ -52,7 +52,7 @@ class OperatorFilesTest {
           "yarn.scheduler.rota.hybrid.short-partition-percent", "25",
           "yarn.scheduler.rota.hybrid.dice.window-seconds", "3",
           "yarn.scheduler.rota.hybrid.dice.max-wait-seconds", "2",
-          "yarn.scheduler.rota.hybrid.dice.max-short-partition-percent", "50",
+          "yarn.scheduler.rota.hybrid.dice.max-short-partition-percent", "75",
           "yarn.scheduler.rota.adaptive.interval-seconds", "6",
           "yarn.scheduler.rota.adaptive.groups", "root.alpha,root.beta");
 

@@ -17,25 +17,28 @@ import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine;
 
 /**
- * {@code rota demo --quick} end to end: the same trace workload on a real embedded YARN cluster
- * (stock NodeManagers on 127.0.0.2-5), first under stock CapacityScheduler, then under Rota from
- * the repository's {@code conf/}. Asserts that both runs complete and that every Rota system acted,
- * from the RM's Rota metrics and the AMs' launch lines: opportunistic containers on at least two
- * NodeManagers, long work kept off the short partition, Dice windows, the nested-RDL reservation
- * accepted and honoured (deadline met), at least one applied tuner decision, Eunomia's share
- * metrics. Latency directions are printed, not asserted (docs/demo.md says why).
+ * {@code rota demo} end to end (the full workload): the same trace workload on a real embedded YARN
+ * cluster (stock NodeManagers on 127.0.0.2-5), first under stock CapacityScheduler, then under Rota
+ * from the repository's {@code conf/}. Asserts that both runs complete and that every Rota system
+ * acted, from the RM's Rota metrics and the AMs' launch lines: opportunistic containers on the
+ * short partition, long work kept off it, Dice windows, the nested-RDL reservation accepted and
+ * honoured (deadline met), at least one applied tuner decision, Eunomia's share metrics. The
+ * short-job latency direction is printed, not asserted (docs/demo.md says why).
  */
 class DemoIT {
 
   @Test
-  @Timeout(value = 330, unit = TimeUnit.SECONDS)
+  @Timeout(value = 480, unit = TimeUnit.SECONDS)
   void stockAndRotaRunTheSameWorkloadAndEveryRotaSystemActs() throws Exception {
     Path out = Path.of("target", "demo-it").toAbsolutePath();
     StringWriter stdout = new StringWriter();
     CommandLine cl = new CommandLine(new DemoCommand());
     cl.setOut(new PrintWriter(stdout, true));
 
-    int exit = cl.execute("--quick", "--out", out.toString(), "--timeout", "140");
+    // the full workload, not --quick: the quick one (6 short jobs, long tasks of at most 15 s) is
+    // too
+    // small for a stable latency direction (docs/demo.md, "Tests")
+    int exit = cl.execute("--out", out.toString(), "--timeout", "150");
 
     String printed = stdout.toString();
     System.out.println(printed);
@@ -55,15 +58,12 @@ class DemoIT {
     assertTrue(hybrid.path("OpportunisticAllocated").asLong() > 0, hybrid.toString());
     assertTrue(hybrid.path("ShortApplications").asLong() > 0, hybrid.toString());
     assertTrue(hybrid.path("Windows").asLong() > 0, "Dice's control loop ran: " + hybrid);
-    int nodesWithOpportunistic = 0;
-    for (JsonNode n : rota.path("launches_per_node")) {
-      if (n.path("opportunistic").asInt() > 0) {
-        nodesWithOpportunistic++;
-      }
-    }
+    // short containers run on the short partition, and elsewhere only where long work leaves room
+    // (Succinct State Sharing): when long jobs fill the general nodes, all of them run on
+    // 127.0.0.2, so spreading is not asserted here (HybridSchedulingIT shows it)
     assertTrue(
-        nodesWithOpportunistic >= 2,
-        "opportunistic containers on >= 2 NodeManagers: " + rota.path("launches_per_node"));
+        rota.path("launches_per_node").path("127.0.0.2").path("opportunistic").asInt() > 0,
+        "opportunistic containers on the short partition: " + rota.path("launches_per_node"));
     // the short partition (the lowest node id: the first NodeManager) never runs long work
     assertEquals(
         0,
@@ -79,6 +79,18 @@ class DemoIT {
     assertTrue(res.path("rdl").asText().startsWith("window(order(window(atom("), res.toString());
     assertTrue(res.path("honoured").asBoolean(), res.toString());
     assertTrue(rota.path("deadline_met").asBoolean(), "deadline met under Rota");
+
+    // the direction hybrid scheduling exists for: short jobs finish sooner under Rota (P90 of the
+    // RM's latencies)
+    double stockP90 = stock.path("latency_seconds").path("short").path("p90").asDouble();
+    double rotaP90 = rota.path("latency_seconds").path("short").path("p90").asDouble();
+    System.out.printf(
+        "DemoIT short-job P90: stock %.2f s, rota %.2f s, rota/stock %.2f%n",
+        stockP90, rotaP90, rotaP90 / stockP90);
+    assertTrue(stockP90 > 0 && rotaP90 > 0, "short latencies measured: " + summary.path("table"));
+    assertTrue(
+        rotaP90 < stockP90,
+        "short-job P90 lower under Rota: stock " + stockP90 + " s, rota " + rotaP90 + " s");
 
     // AdaptiveConfig: at least one applied decision, and the tuned file moved
     JsonNode adaptive = rota.path("rota_metrics").path("RotaAdaptiveMetrics");

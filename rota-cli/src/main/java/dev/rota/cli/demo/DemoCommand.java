@@ -59,7 +59,10 @@ public final class DemoCommand implements Callable<Integer> {
   /** The workload of the full demo. */
   public static final DemoScaling FULL = new DemoScaling(18, 20, 4, 1, 20, 30);
 
-  /** The {@code --quick} workload (CI): fewer jobs and tasks from the same window. */
+  /**
+   * The {@code --quick} workload: fewer jobs and tasks from the same window (too small for a stable
+   * latency difference; DemoIT runs {@link #FULL}).
+   */
   public static final DemoScaling QUICK = new DemoScaling(12, 20, 3, 1, 15, 24);
 
   /** Hadoop's key for the hybrid cutoff, read from the configuration to classify jobs. */
@@ -89,7 +92,7 @@ public final class DemoCommand implements Callable<Integer> {
       names = "--quick",
       description =
           "A smaller workload from the same trace window (12 jobs, at most 3 tasks of at most 15 s"
-              + " each), for CI.")
+              + " each): faster, but too small for a stable latency difference.")
   boolean quick;
 
   @Option(

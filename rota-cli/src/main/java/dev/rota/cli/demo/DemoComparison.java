@@ -228,6 +228,12 @@ public final class DemoComparison {
         rotaOnly(
             "Dice: long placements refused on short/closed nodes",
             metricText(rota, h, "LongPlacementsRefused")));
+    rows.add(
+        rotaOnly(
+            "hybrid: short asks steered off full long nodes / long placements deferred",
+            metricText(rota, h, "ShortAsksSteered")
+                + " / "
+                + metricText(rota, h, "LongPlacementsDeferred")));
     DemoRun.Reservation res = rota.reservation();
     rows.add(
         text(

@@ -1,10 +1,17 @@
 package dev.rota.yarn.hybrid;
 
 import java.util.Optional;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicationAttempt;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.activities.DiagnosticsCollector;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.SchedulingMode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.placement.LocalityAppPlacementAllocator;
+import org.apache.hadoop.yarn.util.resource.Resources;
 
 /**
  * Keeps LONG applications off the short partition and off the nodes Dice's Elastic Sizing closed
@@ -14,10 +21,17 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.placement.Localit
  * allocates nor reserves there. Containers already running on a node that gets closed are left
  * alone (the node drains), and so are updates of existing containers (e.g. Opportunistic Preemption
  * promoting a suspended long container back to GUARANTEED on its own node), which CapacityScheduler
- * also places through this hook. SHORT applications and a disabled hybrid scheduler see
- * CapacityScheduler's default behaviour ({@link LocalityAppPlacementAllocator}). A long application
- * that runs under a Rayon reservation is kept off the short partition only, not off Dice's closed
- * nodes: the reservation's guarantee wins over Dice's response to short waits.
+ * also places through this hook. A SHORT application's AM container (its only GUARANTEED one: the
+ * router makes its tasks OPPORTUNISTIC) may use a short-partition node only while the AMs there
+ * hold at most half of it ({@link ShortPlacement#amFits}): an AM holds its container for the whole
+ * job, and ten short jobs' AMs took all vcores of the demo's short partition node while their own
+ * tasks queued there behind them. A disabled hybrid scheduler sees CapacityScheduler's default
+ * behaviour ({@link LocalityAppPlacementAllocator}). A long application that runs under a Rayon
+ * reservation is kept off the short partition only, not off Dice's closed nodes: the reservation's
+ * guarantee wins over Dice's response to short waits. On the nodes a long application may use, a
+ * container that would displace short OPPORTUNISTIC containers (CapacityScheduler does not count
+ * them) is refused too ({@link ShortPlacement}), except for a reserved application; so is a short
+ * application's AM container.
  *
  * <p>Called for every node CapacityScheduler considers, so it only reads a volatile snapshot.
  */
@@ -31,22 +45,88 @@ public class DicePlacementAllocator<N extends SchedulerNode>
       return false;
     }
     HybridRuntime rt = HybridRuntime.find(rmContext);
-    if (rt == null
-        || schedulerRequestKey.getContainerToUpdate() != null
-        || !rt.excludesLong(node.getNodeID())
-        || rt.classOf(appSchedulingInfo.getApplicationId()) != JobClass.LONG
-        || (!rt.excludesReserved(node.getNodeID())
-            && rt.reserved(appSchedulingInfo.getApplicationId()))) {
+    if (rt == null || schedulerRequestKey.getContainerToUpdate() != null) {
       return true;
     }
+    ApplicationId app = appSchedulingInfo.getApplicationId();
+    NodeId id = node.getNodeID();
+    if (rt.classOf(app) == JobClass.LONG) {
+      boolean reserved = rt.reserved(app);
+      if (reserved ? rt.excludesReserved(id) : rt.excludesLong(id)) {
+        return refuse(
+            rt,
+            node,
+            "in the short partition or closed by Dice to new long containers",
+            diagnostics);
+      }
+      return reserved || !displacesShort(node, rt, diagnostics);
+    }
+    // A SHORT application's tasks are OPPORTUNISTIC (the router); what comes here is its AM.
+    if (!waitingForAm()) {
+      return true;
+    }
+    if (rt.partition().inShortPartition(id) && !ShortPlacement.amFits(node, amRequest())) {
+      return refuse(
+          rt,
+          node,
+          "in the short partition, whose ApplicationMasters may hold at most half of it",
+          diagnostics);
+    }
+    return !displacesShort(node, rt, diagnostics);
+  }
+
+  private static boolean refuse(
+      HybridRuntime rt,
+      SchedulerNode node,
+      String why,
+      Optional<DiagnosticsCollector> diagnostics) {
     rt.metrics().longPlacementRefused();
+    diagnostics.ifPresent(
+        d -> d.collect("Rota hybrid: node " + node.getNodeID() + " is " + why, ""));
+    return false;
+  }
+
+  private Resource amRequest() {
+    ResourceRequest any = getResourceRequests().get(ResourceRequest.ANY);
+    return any == null || any.getCapability() == null ? Resources.none() : any.getCapability();
+  }
+
+  /** Whether this request is the application's AM container (its attempt has none yet). */
+  private boolean waitingForAm() {
+    if (rmContext.getScheduler() instanceof AbstractYarnScheduler<?, ?> s) {
+      SchedulerApplicationAttempt attempt =
+          s.getApplicationAttempt(appSchedulingInfo.getApplicationAttemptId());
+      return attempt != null && attempt.isWaitingForAMContainer();
+    }
+    return false;
+  }
+
+  /**
+   * True (and counted) if this request's container would take the room short OPPORTUNISTIC
+   * containers hold or wait for on {@code node} ({@link ShortPlacement#displacesShort}): the long
+   * container (or a short application's AM) waits for another node or for the short work to finish,
+   * as a long task waits behind short probes in Hawk's and Eagle's worker queues.
+   */
+  private boolean displacesShort(
+      SchedulerNode node, HybridRuntime rt, Optional<DiagnosticsCollector> diagnostics) {
+    ResourceRequest any = getResourceRequests().get(ResourceRequest.ANY);
+    if (any == null || any.getCapability() == null) {
+      return false;
+    }
+    ShortPlacement load = ShortPlacement.of(node, rt);
+    if (!load.displacesShort(any.getCapability())) {
+      return false;
+    }
+    rt.metrics().longPlacementDeferred();
     diagnostics.ifPresent(
         d ->
             d.collect(
-                "Rota hybrid: node "
+                "Rota hybrid: a long container on node "
                     + node.getNodeID()
-                    + " is in the short partition or closed by Dice to new long containers",
+                    + " would displace "
+                    + load.shortContainers()
+                    + " short OPPORTUNISTIC container(s)",
                 ""));
-    return false;
+    return true;
   }
 }

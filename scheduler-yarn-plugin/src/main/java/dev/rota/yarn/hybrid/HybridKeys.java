@@ -44,6 +44,7 @@ public final class HybridKeys {
   public static final String KEY_SHORT_PARTITION_PERCENT = PREFIX + "short-partition-percent";
   public static final String KEY_ELASTIC_SIZING = PREFIX + "elastic-sizing.enabled";
   public static final String KEY_PREEMPTION = PREFIX + "preemption.enabled";
+  public static final String KEY_AVOID_LONG_NODES = PREFIX + "short.avoid-long-nodes";
   public static final String KEY_DICE_MAX_SHORT_PARTITION_PERCENT =
       DICE_PREFIX + "max-short-partition-percent";
 
@@ -120,6 +121,14 @@ public final class HybridKeys {
               + "a queued short container on the same node so the NodeManager pauses the long one. Needs "
               + "pause-for-preemption and dev.rota.yarn.nm.PausingContainerExecutor on the NodeManagers.");
 
+  public static final RotaKey<Boolean> AVOID_LONG_NODES =
+      RotaKey.bool(
+          KEY_AVOID_LONG_NODES,
+          true,
+          "Eagle's Succinct State Sharing: keep general nodes that run long containers and have no room for a short "
+              + "container out of short applications' opportunistic placement (the short partition is their "
+              + "fallback). false = YARN's allocator alone (a random least-loaded node, queueing behind long work).");
+
   /** Dice's keys, {@code hybrid.dice.<suffix>} for every {@link DiceConfig#KEYS} suffix. */
   public static final List<RotaKey<String>> DICE_KEYS = diceKeys();
 
@@ -168,6 +177,7 @@ public final class HybridKeys {
             SHORT_PARTITION_PERCENT.parse(rota.get(KEY_SHORT_PARTITION_PERCENT)),
             ELASTIC_SIZING.parse(rota.get(KEY_ELASTIC_SIZING)),
             PREEMPTION.parse(rota.get(KEY_PREEMPTION)),
+            AVOID_LONG_NODES.parse(rota.get(KEY_AVOID_LONG_NODES)),
             diceConfig);
     if (s.dice().maxShortPartitionPercent() < s.shortPartitionPercent()) {
       String raw = rota.get(KEY_DICE_MAX_SHORT_PARTITION_PERCENT);
@@ -303,7 +313,8 @@ public final class HybridKeys {
                 DEFAULT_CLASS,
                 SHORT_PARTITION_PERCENT,
                 ELASTIC_SIZING,
-                PREEMPTION));
+                PREEMPTION,
+                AVOID_LONG_NODES));
     keys.addAll(DICE_KEYS);
     return List.copyOf(keys);
   }

@@ -84,6 +84,18 @@ public final class HybridMetrics implements MetricsSource {
           "LongPlacementsRefused",
           "Placement attempts of long containers refused on short-partition or closed nodes",
           0L);
+  private final MutableCounterLong shortAsksSteered =
+      registry.newCounter(
+          "ShortAsksSteered",
+          "Allocate calls with short asks that kept general nodes full of long work out of"
+              + " opportunistic placement",
+          0L);
+  private final MutableCounterLong longPlacementsDeferred =
+      registry.newCounter(
+          "LongPlacementsDeferred",
+          "Placement attempts of long containers refused where they would displace short"
+              + " OPPORTUNISTIC containers",
+          0L);
   private final MutableCounterLong opRequestsSent =
       registry.newCounter(
           "OpRequestsSent", "Opportunistic Preemption requests sent to general nodes", 0L);
@@ -151,6 +163,14 @@ public final class HybridMetrics implements MetricsSource {
 
   void longPlacementRefused() {
     longPlacementsRefused.incr();
+  }
+
+  void shortAsksSteered() {
+    shortAsksSteered.incr();
+  }
+
+  void longPlacementDeferred() {
+    longPlacementsDeferred.incr();
   }
 
   void opRequests(int sent, int fulfilled) {

@@ -2,6 +2,7 @@ package dev.rota.yarn.hybrid;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.yarn.ams.ApplicationMasterServiceContext;
 import org.apache.hadoop.yarn.ams.ApplicationMasterServiceProcessor;
 import org.apache.hadoop.yarn.api.protocolrecords.AllocateRequest;
@@ -14,6 +15,7 @@ import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ExecutionType;
 import org.apache.hadoop.yarn.api.records.ExecutionTypeRequest;
+import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
@@ -26,7 +28,8 @@ import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
  * <ul>
  *   <li>SHORT applications: every container ask is rewritten to OPPORTUNISTIC (enforced), so YARN's
  *       opportunistic allocator places it on the least-loaded nodes, where it queues in the
- *       NodeManager; ask and allocation times feed the {@link ShortWaitTracker}.
+ *       NodeManager; ask and allocation times feed the {@link ShortWaitTracker}. General nodes that
+ *       long containers fill are kept out of that placement ({@link ShortPlacement}).
  *   <li>LONG applications: asks pass unchanged (GUARANTEED, CapacityScheduler); where they may go
  *       is {@link DicePlacementAllocator}'s business.
  *   <li>Any application: the execution-type updates Opportunistic Preemption decided for its
@@ -69,7 +72,8 @@ public class HybridRoutingProcessor implements ApplicationMasterServiceProcessor
     long now = rt.now();
     boolean isShort = rt.classOf(attempt.getApplicationId()) == JobClass.SHORT;
     if (isShort) {
-      routeShortAsks(rt, attempt, request.getAskList(), now);
+      boolean asking = routeShortAsks(rt, attempt, request.getAskList(), now);
+      steerAwayFromLongWork(rt, attempt, request, asking);
     }
     rt.updates().injectInto(attempt, request, rmContext.getScheduler());
     next.allocate(attempt, request, response);
@@ -89,9 +93,33 @@ public class HybridRoutingProcessor implements ApplicationMasterServiceProcessor
     }
   }
 
-  private static void routeShortAsks(
+  /**
+   * Keeps the general nodes that long containers fill out of the short application's opportunistic
+   * placement ({@link ShortPlacement#hostsToAvoid}, Eagle's Succinct State Sharing), through its
+   * blacklist; recomputed on every allocate call, since YARN retries outstanding opportunistic asks
+   * on each.
+   */
+  private void steerAwayFromLongWork(
+      HybridRuntime rt, ApplicationAttemptId attempt, AllocateRequest request, boolean asking) {
+    Resource ask = rt.blacklist().askSize(attempt, request);
+    if (ask == null) {
+      return;
+    }
+    Set<String> avoid =
+        rt.settings().avoidLongNodes()
+            ? ShortPlacement.hostsToAvoid(
+                rt.partition(), ShortPlacement.loads(rmContext.getScheduler(), rt), ask)
+            : Set.of();
+    if (rt.blacklist().apply(attempt, avoid, ask, request) > 0 && asking) {
+      rt.metrics().shortAsksSteered();
+    }
+  }
+
+  /** Rewrites short asks to OPPORTUNISTIC; true if any ask asks for containers. */
+  private static boolean routeShortAsks(
       HybridRuntime rt, ApplicationAttemptId attempt, List<ResourceRequest> asks, long now) {
     int rewritten = 0;
+    boolean asking = false;
     for (ResourceRequest rr : asks) {
       ExecutionTypeRequest type = rr.getExecutionTypeRequest();
       if (type == null || type.getExecutionType() != ExecutionType.OPPORTUNISTIC) {
@@ -100,6 +128,7 @@ public class HybridRoutingProcessor implements ApplicationMasterServiceProcessor
         rewritten++;
       }
       if (ResourceRequest.ANY.equals(rr.getResourceName())) {
+        asking |= rr.getNumContainers() > 0;
         rt.waits()
             .asked(
                 attempt,
@@ -111,6 +140,7 @@ public class HybridRoutingProcessor implements ApplicationMasterServiceProcessor
       }
     }
     rt.metrics().asksRewritten(rewritten);
+    return asking;
   }
 
   @Override

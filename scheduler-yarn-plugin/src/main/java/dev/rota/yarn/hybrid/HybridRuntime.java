@@ -46,6 +46,7 @@ public final class HybridRuntime implements AutoCloseable {
   private final HybridMetrics metrics;
   private final ShortWaitTracker waits = new ShortWaitTracker();
   private final ContainerUpdateQueue updates = new ContainerUpdateQueue();
+  private final ShortBlacklist blacklist = new ShortBlacklist();
   private final Map<ApplicationId, JobClass> classes = new ConcurrentHashMap<>();
   private final Map<NodeId, List<ContainerId>> queuedShort = new ConcurrentHashMap<>();
   private final Map<NodeId, Integer> runningOpportunistic = new ConcurrentHashMap<>();
@@ -168,6 +169,11 @@ public final class HybridRuntime implements AutoCloseable {
 
   ContainerUpdateQueue updates() {
     return updates;
+  }
+
+  /** The hosts kept out of each short application's opportunistic placement. */
+  ShortBlacklist blacklist() {
+    return blacklist;
   }
 
   OpportunisticPreemption preemption() {
@@ -312,6 +318,7 @@ public final class HybridRuntime implements AutoCloseable {
   void applicationFinished(ApplicationId app) {
     waits.forget(app);
     updates.forget(app);
+    blacklist.forget(app);
   }
 
   /**

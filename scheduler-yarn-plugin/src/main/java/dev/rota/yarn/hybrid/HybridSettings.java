@@ -21,6 +21,7 @@ import java.util.Set;
  *     (default 2 %, the Yahoo trace's short task-seconds)
  * @param elasticSizing Dice Elastic Sizing on (default true)
  * @param preemption Dice Opportunistic Preemption on (default false: needs NodeManager setup)
+ * @param avoidLongNodes short containers avoid general nodes full of long work (default true)
  * @param dice Dice's control-law parameters ({@code hybrid.dice.*})
  */
 public record HybridSettings(
@@ -34,6 +35,7 @@ public record HybridSettings(
     double shortPartitionPercent,
     boolean elasticSizing,
     boolean preemption,
+    boolean avoidLongNodes,
     DiceConfig dice) {
 
   /** Every key at its default. */
@@ -59,7 +61,7 @@ public record HybridSettings(
         Locale.ROOT,
         "%s=true, cutoff-seconds=%s, short-tags=%s, long-tags=%s, short-application-types=%s, short-queues=%s,"
             + " default-class=%s, short-partition-percent=%s, elastic-sizing.enabled=%s,"
-            + " preemption.enabled=%s, dice=%s",
+            + " preemption.enabled=%s, short.avoid-long-nodes=%s, dice=%s",
         HybridKeys.KEY_ENABLED,
         HybridKeys.format(cutoffSeconds),
         shortTags,
@@ -70,6 +72,7 @@ public record HybridSettings(
         HybridKeys.format(shortPartitionPercent),
         elasticSizing,
         preemption,
+        avoidLongNodes,
         dice);
   }
 }

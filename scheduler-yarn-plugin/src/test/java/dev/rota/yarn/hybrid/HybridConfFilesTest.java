@@ -67,6 +67,7 @@ class HybridConfFilesTest {
             2,
             true,
             true,
+            true,
             HybridSettings.DEFAULTS.dice());
     HybridWiring.check(conf, withPreemption); // does not throw
     assertEquals(
