@@ -71,6 +71,18 @@ public final class WorkloadAppMaster {
   private final CloneBook clones = new CloneBook();
   private String failure; // guarded by lock; non-null once the job failed
   private AMRMClientAsync<ContainerRequest> amrm;
+  private RmCallbacks rmCallbacks;
+
+  /**
+   * How often, and how long past its task's duration, a container whose completion the RM has not
+   * reported is asked about at its NodeManager. Hadoop 3.5.0 does not recover OPPORTUNISTIC
+   * containers across a work-preserving RM restart or failover: the new RM drops their completions
+   * ("completed with event FINISHED, but corresponding RMContainer doesn't exist") and the AM would
+   * wait for them for ever (HaFailoverIT's short application, twice).
+   */
+  static final long OVERDUE_CHECK_MS = 5_000;
+
+  static final long OVERDUE_AFTER_MS = 10_000;
   private NMClientAsync nm;
   private Resource maximum;
   private List<String> constraintHosts = List.of(); // strict locality: the hosts asked for
@@ -122,7 +134,8 @@ public final class WorkloadAppMaster {
    */
   public boolean run() throws Exception {
     YarnConfiguration conf = new YarnConfiguration();
-    amrm = AMRMClientAsync.createAMRMClientAsync(HEARTBEAT_MS, new RmCallbacks());
+    rmCallbacks = new RmCallbacks();
+    amrm = AMRMClientAsync.createAMRMClientAsync(HEARTBEAT_MS, rmCallbacks);
     amrm.init(conf);
     amrm.start();
     nm = NMClientAsync.createNMClientAsync(new NmCallbacks());
@@ -186,7 +199,9 @@ public final class WorkloadAppMaster {
           enqueue(plan.start());
         }
       }
-      finished.await();
+      while (!finished.await(OVERDUE_CHECK_MS, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+        askNodeManagersAboutOverdueContainers();
+      }
       String reason;
       synchronized (lock) {
         reason = failure;
@@ -559,6 +574,25 @@ public final class WorkloadAppMaster {
     }
   }
 
+  /**
+   * Asks the NodeManagers about containers running {@link #OVERDUE_AFTER_MS} past their task's
+   * duration: a completion the RM lost arrives as {@link NmCallbacks#onContainerStatusReceived}.
+   */
+  private void askNodeManagersAboutOverdueContainers() {
+    long now = System.currentTimeMillis();
+    List<Container> overdue = new ArrayList<>();
+    synchronized (lock) {
+      for (Running r : running.values()) {
+        if (now - r.startMs() > r.millis() + OVERDUE_AFTER_MS) {
+          overdue.add(r.container());
+        }
+      }
+    }
+    for (Container c : overdue) {
+      nm.getContainerStatusAsync(c.getId(), c.getNodeId());
+    }
+  }
+
   private final class NmCallbacks extends NMClientAsync.AbstractCallbackHandler {
     @Override
     public void onStartContainerError(ContainerId id, Throwable t) {
@@ -582,7 +616,28 @@ public final class WorkloadAppMaster {
     public void onContainerStarted(ContainerId id, Map<String, ByteBuffer> response) {}
 
     @Override
-    public void onContainerStatusReceived(ContainerId id, ContainerStatus status) {}
+    public void onContainerStatusReceived(ContainerId id, ContainerStatus status) {
+      if (status.getState() != org.apache.hadoop.yarn.api.records.ContainerState.COMPLETE) {
+        return;
+      }
+      synchronized (lock) {
+        if (!running.containsKey(id)) {
+          return; // reported by the RM meanwhile
+        }
+        LOG.warn(
+            "{}: the ResourceManager never reported {} complete (its NodeManager says exit {});"
+                + " counted from the NodeManager's report",
+            spec.jobId(),
+            id,
+            status.getExitStatus());
+      }
+      rmCallbacks.onContainersCompleted(List.of(status));
+    }
+
+    @Override
+    public void onGetContainerStatusError(ContainerId id, Throwable t) {
+      LOG.info("{}: no status of {} from its NodeManager: {}", spec.jobId(), id, t.toString());
+    }
 
     @Override
     public void onContainerStopped(ContainerId id) {}
@@ -594,9 +649,6 @@ public final class WorkloadAppMaster {
 
     @Override
     public void onContainerResourceUpdated(ContainerId id, Resource resource) {}
-
-    @Override
-    public void onGetContainerStatusError(ContainerId id, Throwable t) {}
 
     @Override
     @SuppressWarnings(
