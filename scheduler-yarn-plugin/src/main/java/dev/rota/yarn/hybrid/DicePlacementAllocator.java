@@ -59,20 +59,22 @@ public class DicePlacementAllocator<N extends SchedulerNode>
             "in the short partition or closed by Dice to new long containers",
             diagnostics);
       }
-      return reserved || !displacesShort(node, rt, diagnostics);
+      return reserved || !displacesShort(node, rt, anyAsk(), diagnostics);
     }
     // A SHORT application's tasks are OPPORTUNISTIC (the router); what comes here is its AM.
     if (!waitingForAm()) {
       return true;
     }
-    if (rt.partition().inShortPartition(id) && !ShortPlacement.amFits(node, amRequest())) {
+    Resource ask = anyAsk();
+    if (rt.partition().inShortPartition(id)
+        && !ShortPlacement.amFits(node, ask == null ? Resources.none() : ask)) {
       return refuse(
           rt,
           node,
           "in the short partition, whose ApplicationMasters may hold at most half of it",
           diagnostics);
     }
-    return !displacesShort(node, rt, diagnostics);
+    return !displacesShort(node, rt, ask, diagnostics);
   }
 
   private static boolean refuse(
@@ -86,9 +88,10 @@ public class DicePlacementAllocator<N extends SchedulerNode>
     return false;
   }
 
-  private Resource amRequest() {
+  /** The size asked for on any node, or null without such a request. */
+  private Resource anyAsk() {
     ResourceRequest any = getResourceRequests().get(ResourceRequest.ANY);
-    return any == null || any.getCapability() == null ? Resources.none() : any.getCapability();
+    return any == null ? null : any.getCapability();
   }
 
   /** Whether this request is the application's AM container (its attempt has none yet). */
@@ -108,13 +111,15 @@ public class DicePlacementAllocator<N extends SchedulerNode>
    * as a long task waits behind short probes in Hawk's and Eagle's worker queues.
    */
   private boolean displacesShort(
-      SchedulerNode node, HybridRuntime rt, Optional<DiagnosticsCollector> diagnostics) {
-    ResourceRequest any = getResourceRequests().get(ResourceRequest.ANY);
-    if (any == null || any.getCapability() == null) {
+      SchedulerNode node,
+      HybridRuntime rt,
+      Resource ask,
+      Optional<DiagnosticsCollector> diagnostics) {
+    if (ask == null) {
       return false;
     }
     ShortPlacement load = ShortPlacement.of(node, rt);
-    if (!load.displacesShort(any.getCapability())) {
+    if (!load.displacesShort(ask)) {
       return false;
     }
     rt.metrics().longPlacementDeferred();
