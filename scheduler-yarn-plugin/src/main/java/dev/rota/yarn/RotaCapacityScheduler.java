@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppEventType;
@@ -22,6 +23,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CSQueue;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacitySchedulerQueueManager;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.PlanQueue;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAddedSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.SchedulerEvent;
 import org.slf4j.Logger;
@@ -54,6 +56,8 @@ public class RotaCapacityScheduler extends CapacityScheduler implements RotaSche
 
   /** Bumped on every node event; the ordering policies' node index is rebuilt when it changes. */
   private final AtomicLong nodesVersion = new AtomicLong();
+
+  private final AtomicLong nodeUpdateFailures = new AtomicLong();
 
   private static final Logger LOG = LoggerFactory.getLogger(RotaCapacityScheduler.class);
 
@@ -278,6 +282,32 @@ public class RotaCapacityScheduler extends CapacityScheduler implements RotaSche
                 NO_PERFORMANCE))) {
       super.nodeUpdate(rmNode);
       observeTelemetry();
+      notifyNodeUpdated(rmNode.getNodeID());
+    }
+  }
+
+  /** Hands the heartbeating node to every Rota system ({@link RotaSubsystem#nodeUpdated}). */
+  private void notifyNodeUpdated(NodeId id) {
+    FiCaSchedulerNode node = getNode(id);
+    if (node == null) {
+      return;
+    }
+    for (RotaSubsystem<?> s : systems) {
+      try {
+        s.nodeUpdated(node);
+      } catch (RuntimeException e) {
+        long failures = nodeUpdateFailures.incrementAndGet();
+        if (Long.bitCount(failures) == 1) {
+          // the first failure with its trace, then at powers of two: a heartbeat path must not
+          // flood
+          LOG.warn(
+              "Rota system {} failed on the heartbeat of {} (failure {})",
+              s.name(),
+              id,
+              failures,
+              e);
+        }
+      }
     }
   }
 

@@ -118,7 +118,7 @@ public class DicePlacementAllocator<N extends SchedulerNode>
     if (ask == null) {
       return false;
     }
-    ShortPlacement load = ShortPlacement.of(node, rt);
+    ShortPlacement load = rt.loads().during(node, rt);
     if (!load.displacesShort(ask)) {
       return false;
     }

@@ -83,6 +83,7 @@ public class HybridRoutingProcessor implements ApplicationMasterServiceProcessor
         if (c.getExecutionType() == ExecutionType.OPPORTUNISTIC) {
           rt.waits()
               .allocated(c.getId(), c.getPriority().getPriority(), c.getAllocationRequestId(), now);
+          rt.loads().placed(c.getNodeId(), c.getResource());
           opportunistic++;
         }
       }
@@ -107,8 +108,7 @@ public class HybridRoutingProcessor implements ApplicationMasterServiceProcessor
     }
     Set<String> avoid =
         rt.settings().avoidLongNodes()
-            ? ShortPlacement.hostsToAvoid(
-                rt.partition(), ShortPlacement.loads(rmContext.getScheduler(), rt), ask)
+            ? ShortPlacement.hostsToAvoid(rt.partition(), rt.loads().all(), ask)
             : Set.of();
     if (rt.blacklist().apply(attempt, avoid, ask, request) > 0 && asking) {
       rt.metrics().shortAsksSteered();

@@ -19,6 +19,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNodeEventType;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
 import org.apache.hadoop.yarn.util.Clock;
 import org.apache.hadoop.yarn.util.SystemClock;
 import org.slf4j.Logger;
@@ -47,6 +48,7 @@ public final class HybridRuntime implements AutoCloseable {
   private final ShortWaitTracker waits = new ShortWaitTracker();
   private final ContainerUpdateQueue updates = new ContainerUpdateQueue();
   private final ShortBlacklist blacklist = new ShortBlacklist();
+  private final ShortLoads loads = new ShortLoads();
   private final Map<ApplicationId, JobClass> classes = new ConcurrentHashMap<>();
   private final Map<NodeId, List<ContainerId>> queuedShort = new ConcurrentHashMap<>();
   private final Map<NodeId, Integer> runningOpportunistic = new ConcurrentHashMap<>();
@@ -314,6 +316,21 @@ public final class HybridRuntime implements AutoCloseable {
     return runningOpportunistic.getOrDefault(node, 0);
   }
 
+  /** The short and long work on each node, as the hybrid hooks read it. */
+  ShortLoads loads() {
+    return loads;
+  }
+
+  /**
+   * The scheduler handled {@code node}'s heartbeat (after its allocation): takes the node's load
+   * for the router, when the router steers short containers by load.
+   */
+  void nodeUpdated(SchedulerNode node) {
+    if (settings.avoidLongNodes()) {
+      loads.refresh(node, this);
+    }
+  }
+
   /** Forgets a finished application's waits and pending updates. */
   void applicationFinished(ApplicationId app) {
     waits.forget(app);
@@ -337,6 +354,7 @@ public final class HybridRuntime implements AutoCloseable {
    */
   void purge() {
     classes.keySet().removeIf(id -> !rmContext.getRMApps().containsKey(id));
+    loads.retain(rmContext.getRMNodes().keySet());
     for (Map.Entry<ApplicationId, RMApp> e : rmContext.getRMApps().entrySet()) {
       if (e.getValue().isAppFinalStateStored()) {
         applicationFinished(e.getKey());

@@ -6,6 +6,7 @@ import dev.rota.yarn.spi.RotaSubsystem;
 import dev.rota.yarn.spi.SubsystemContext;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
 
 /**
  * Hybrid scheduling (Hawk/Eagle with Dice) as a Rota system: its keys ({@link HybridKeys}), and the
@@ -87,6 +88,14 @@ public final class HybridSubsystem implements RotaSubsystem<HybridSettings> {
   }
 
   /** Forgets the application's class, waits and pending updates as soon as it is removed. */
+  @Override
+  public void nodeUpdated(SchedulerNode node) {
+    HybridRuntime rt = runtime;
+    if (rt != null) {
+      rt.nodeUpdated(node);
+    }
+  }
+
   @Override
   public void applicationRemoved(org.apache.hadoop.yarn.api.records.ApplicationId app) {
     HybridRuntime rt = runtime;

@@ -1,18 +1,11 @@
 package dev.rota.yarn.hybrid;
 
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import org.apache.hadoop.yarn.api.records.Container;
-import org.apache.hadoop.yarn.api.records.ExecutionType;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.Resource;
-import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnScheduler;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
 import org.apache.hadoop.yarn.util.resource.Resources;
 
@@ -42,6 +35,8 @@ import org.apache.hadoop.yarn.util.resource.Resources;
  * <p>A node's load is taken from the ResourceManager's own books ({@link SchedulerNode}): the
  * GUARANTEED resources not allocated, minus the short applications' OPPORTUNISTIC containers the
  * opportunistic allocator placed there (running or queued in the NodeManager, until they finish).
+ * {@link ShortLoads} keeps these loads up to date per heartbeat, so that neither hook walks
+ * containers on its hot path.
  *
  * @param node the node
  * @param host its host name (YARN's opportunistic blacklist is by host)
@@ -59,41 +54,25 @@ record ShortPlacement(
   }
 
   /**
-   * The load of {@code n} as the ResourceManager books it, classifying containers by {@code rt}.
+   * The load of {@code n} as the ResourceManager books it, from its containers' {@code tally} and
+   * its unallocated resources now.
    */
-  static ShortPlacement of(SchedulerNode n, HybridRuntime rt) {
-    Resource shortRes = Resources.createResource(0, 0);
-    int shortContainers = 0;
-    boolean longWork = false;
-    for (RMContainer c : n.getCopiedListOfRunningContainers()) {
-      Container container = c.getContainer();
-      if (container == null) {
-        continue;
-      }
-      JobClass cls = rt.classOf(c.getApplicationAttemptId().getApplicationId());
-      ExecutionType type = container.getExecutionType();
-      if (type == ExecutionType.OPPORTUNISTIC && cls == JobClass.SHORT) {
-        Resources.addTo(shortRes, container.getResource());
-        shortContainers++;
-      } else if (type == ExecutionType.GUARANTEED && cls == JobClass.LONG) {
-        longWork = true;
-      }
-    }
+  static ShortPlacement of(SchedulerNode n, ShortLoads.Tally tally) {
     Resource free =
-        Resources.subtractNonNegative(Resources.clone(n.getUnallocatedResource()), shortRes);
+        Resources.subtractNonNegative(
+            Resources.clone(n.getUnallocatedResource()), tally.shortResources());
     return new ShortPlacement(
-        n.getNodeID(), n.getNodeID().getHost(), free, shortContainers, longWork);
+        n.getNodeID(), n.getNodeID().getHost(), free, tally.shortContainers(), tally.longWork());
   }
 
-  /** The loads of every node the scheduler knows, or none if it is not a YARN scheduler. */
-  static List<ShortPlacement> loads(ResourceScheduler scheduler, HybridRuntime rt) {
-    List<ShortPlacement> loads = new ArrayList<>();
-    if (scheduler instanceof AbstractYarnScheduler<?, ?> s) {
-      for (SchedulerNode n : s.getNodeTracker().getAllNodes()) {
-        loads.add(of(n, rt));
-      }
-    }
-    return loads;
+  /** This load with one more short container of {@code size}. */
+  ShortPlacement withShort(Resource size) {
+    return new ShortPlacement(
+        node,
+        host,
+        Resources.subtractNonNegative(Resources.clone(free), size),
+        shortContainers + 1,
+        longWork);
   }
 
   /** Whether a container of size {@code ask} would start here now. */

@@ -70,6 +70,14 @@ public interface RotaSubsystem<S> {
    */
   default void applicationRemoved(org.apache.hadoop.yarn.api.records.ApplicationId app) {}
 
+  /**
+   * The scheduler handled a heartbeat of {@code node} (after its allocation for it). Called on the
+   * scheduler's thread for every NodeManager heartbeat: must be quick (no walk of the cluster) and
+   * should not throw (the scheduler logs and counts what does).
+   */
+  default void nodeUpdated(
+      org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode node) {}
+
   /** Stops the system; idempotent. */
   default void stop() {}
 }

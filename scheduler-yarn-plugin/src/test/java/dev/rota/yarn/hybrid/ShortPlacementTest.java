@@ -48,6 +48,24 @@ class ShortPlacementTest {
   }
 
   @Test
+  void aShortContainerPlacedSinceTheNodesHeartbeatCounts() {
+    ShortPlacement g2 = load(G2, 1024, 0, true); // long work, room for one more task
+    List<ShortPlacement> before = List.of(load(S, 0, 4, false), load(G1, 4096, 0, true), g2);
+    assertEquals(Set.of(), ShortPlacement.hostsToAvoid(PARTITION, before, TASK));
+
+    ShortPlacement placed = g2.withShort(TASK); // YARN's allocator put a short task there
+    assertEquals(Resource.newInstance(0, 3), placed.free());
+    assertEquals(1, placed.shortContainers());
+    assertTrue(placed.longWork());
+    assertEquals(
+        Set.of("127.0.0.4"),
+        ShortPlacement.hostsToAvoid(
+            PARTITION, List.of(load(S, 0, 4, false), load(G1, 4096, 0, true), placed), TASK),
+        "the next short container must not queue behind the long work there");
+    assertEquals(Resource.newInstance(0, 2), placed.withShort(TASK).free(), "never below zero");
+  }
+
+  @Test
   void withoutAShortPartitionSomeNodeAlwaysStaysOpen() {
     PartitionView none = PartitionView.of(List.of(G1, G2), 0, 0);
     List<ShortPlacement> full = List.of(load(G1, 0, 0, true), load(G2, 0, 0, true));
