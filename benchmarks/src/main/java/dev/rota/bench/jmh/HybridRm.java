@@ -34,12 +34,13 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeAddedSc
 import org.apache.hadoop.yarn.util.Records;
 
 /**
- * An in-process ResourceManager (Hadoop's MockRM, real {@code RotaCapacityScheduler}, one leaf
- * queue {@code root.default}) with hybrid scheduling on as conf/hybrid wires it: the router {@code
- * HybridRoutingProcessor}, {@code DicePlacementAllocator}, the Dice monitor; {@code nodes} nodes of
- * 8 GiB / 8 vcores added with scheduler events, 10 % of them the short partition. Applications are
- * submitted as in {@code OrderingRun} (mocked RMApp records, real scheduler applications), a SHORT
- * one tagged {@code rota-short}.
+ * An in-process ResourceManager (or, with {@code hybrid} false, the same without hybrid scheduling)
+ * (Hadoop's MockRM, real {@code RotaCapacityScheduler}, one leaf queue {@code root.default}) with
+ * hybrid scheduling on as conf/hybrid wires it: the router {@code HybridRoutingProcessor}, {@code
+ * DicePlacementAllocator}, the Dice monitor; {@code nodes} nodes of 8 GiB / 8 vcores added with
+ * scheduler events, 10 % of them the short partition. Applications are submitted as in {@code
+ * OrderingRun} (mocked RMApp records, real scheduler applications), a SHORT one tagged {@code
+ * rota-short}.
  */
 final class HybridRm implements AutoCloseable {
   final MockRM rm;
@@ -48,8 +49,23 @@ final class HybridRm implements AutoCloseable {
   final List<RMNode> nodes = new ArrayList<>();
 
   HybridRm(int nodeCount) throws Exception {
+    this(nodeCount, true);
+  }
+
+  /** {@code hybrid}: with hybrid scheduling on, else a plain {@code RotaCapacityScheduler}. */
+  HybridRm(int nodeCount, boolean hybrid) throws Exception {
+    this(nodeCount, hybrid, false);
+  }
+
+  /**
+   * {@code reservable}: a second queue {@code root.dedicated} (30 %, the default queue 70 %),
+   * reservable, with Hadoop's reservation system on (its own agent, planner and sharing policy;
+   * {@code RotaPlanFollower} as the RM's follower, whose timer is set to an hour so that only the
+   * benchmark synchronises the plan).
+   */
+  HybridRm(int nodeCount, boolean hybrid, boolean reservable) throws Exception {
     org.apache.log4j.LogManager.getLoggerRepository().setThreshold(org.apache.log4j.Level.WARN);
-    rm = new MockRM(conf(Files.createTempDirectory("rota-jmh")));
+    rm = new MockRM(conf(Files.createTempDirectory("rota-jmh"), hybrid, reservable));
     rm.start();
     cs = (AbstractYarnScheduler<?, ?>) rm.getResourceScheduler();
     for (int i = 0; i < nodeCount; i++) {
@@ -59,24 +75,34 @@ final class HybridRm implements AutoCloseable {
       nodes.add(n);
     }
     rt = HybridRuntime.find(rm.getRMContext());
-    if (rt == null) {
-      throw new IllegalStateException("hybrid scheduling did not start");
+    if (hybrid != (rt != null)) {
+      throw new IllegalStateException("hybrid scheduling is " + (hybrid ? "off" : "on"));
     }
-    rt.loop().tick(rt.now()); // lays out the short partition over the nodes
+    if (rt != null) {
+      rt.loop().tick(rt.now()); // lays out the short partition over the nodes
+    }
   }
 
-  static YarnConfiguration conf(Path dir) {
+  static YarnConfiguration conf(Path dir, boolean hybrid, boolean reservable) {
     CapacitySchedulerConfiguration cs =
         new CapacitySchedulerConfiguration(new org.apache.hadoop.conf.Configuration(false), false);
     String p = "yarn.scheduler.capacity.";
-    cs.set(p + "root.queues", "default");
-    cs.set(p + "root.default.capacity", "100");
+    cs.set(p + "root.queues", reservable ? "default,dedicated" : "default");
+    cs.set(p + "root.default.capacity", reservable ? "70" : "100");
+    if (reservable) {
+      cs.set(p + "root.dedicated.capacity", "30");
+      cs.set(p + "root.dedicated.reservable", "true");
+      cs.set(p + "root.dedicated.instantaneous-max-capacity", "100");
+      cs.set(p + "root.dedicated.average-capacity", "100");
+    }
     cs.set(p + "root.default.user-limit-factor", "100");
     cs.set(p + "maximum-am-resource-percent", "1.0");
     cs.set(p + "schedule-asynchronously.enable", "false");
-    cs.set("yarn.scheduler.rota.hybrid.enabled", "true");
-    cs.set("yarn.scheduler.rota.hybrid.short-partition-percent", "10");
-    cs.set("yarn.scheduler.rota.hybrid.default-class", "long");
+    if (hybrid) {
+      cs.set("yarn.scheduler.rota.hybrid.enabled", "true");
+      cs.set("yarn.scheduler.rota.hybrid.short-partition-percent", "10");
+      cs.set("yarn.scheduler.rota.hybrid.default-class", "long");
+    }
     cs.set(
         "yarn.node-attribute.fs-store.root-dir", dir.resolve("node-attribute").toUri().toString());
     cs.set(
@@ -85,6 +111,26 @@ final class HybridRm implements AutoCloseable {
     YarnConfiguration conf = new YarnConfiguration(cs);
     conf.setClass(
         YarnConfiguration.RM_SCHEDULER, RotaCapacityScheduler.class, ResourceScheduler.class);
+    conf.setBoolean(YarnConfiguration.RECOVERY_ENABLED, false);
+    for (String key :
+        List.of(
+            YarnConfiguration.RM_ADDRESS,
+            YarnConfiguration.RM_SCHEDULER_ADDRESS,
+            YarnConfiguration.RM_ADMIN_ADDRESS,
+            YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS,
+            YarnConfiguration.RM_WEBAPP_ADDRESS)) {
+      conf.set(key, "0.0.0.0:0");
+    }
+    if (reservable) {
+      conf.setBoolean(YarnConfiguration.RM_RESERVATION_SYSTEM_ENABLE, true);
+      conf.set(
+          YarnConfiguration.RM_RESERVATION_SYSTEM_PLAN_FOLLOWER,
+          "dev.rota.yarn.reservation.RotaPlanFollower");
+      conf.setLong(YarnConfiguration.RM_RESERVATION_SYSTEM_PLAN_FOLLOWER_TIME_STEP, 3_600_000L);
+    }
+    if (!hybrid) {
+      return conf;
+    }
     conf.setBoolean(YarnConfiguration.OPPORTUNISTIC_CONTAINER_ALLOCATION_ENABLED, true);
     conf.set(
         "yarn.resourcemanager.application-master-service.processors",
@@ -97,16 +143,6 @@ final class HybridRm implements AutoCloseable {
     conf.set(
         YarnConfiguration.RM_SCHEDULER_MONITOR_POLICIES,
         "dev.rota.yarn.hybrid.DiceSchedulingPolicy");
-    conf.setBoolean(YarnConfiguration.RECOVERY_ENABLED, false);
-    for (String key :
-        List.of(
-            YarnConfiguration.RM_ADDRESS,
-            YarnConfiguration.RM_SCHEDULER_ADDRESS,
-            YarnConfiguration.RM_ADMIN_ADDRESS,
-            YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS,
-            YarnConfiguration.RM_WEBAPP_ADDRESS)) {
-      conf.set(key, "0.0.0.0:0");
-    }
     return conf;
   }
 
