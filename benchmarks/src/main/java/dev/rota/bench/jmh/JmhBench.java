@@ -1,6 +1,5 @@
 package dev.rota.bench.jmh;
 
-import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -50,8 +49,18 @@ public final class JmhBench {
 
   /** Runs the benchmarks matching {@code regex}; {@code quick}: the smoke settings. */
   public static Collection<RunResult> run(boolean quick, String regex) throws Exception {
+    return run(quick, regex, Map.of());
+  }
+
+  /**
+   * {@link #run(boolean, String)} with {@code params} (a {@code @Param} field's name to the one
+   * value to run instead of all of them).
+   */
+  public static Collection<RunResult> run(boolean quick, String regex, Map<String, String> params)
+      throws Exception {
     ChainedOptionsBuilder o =
         new OptionsBuilder().include(regex).shouldFailOnError(true).jvmArgsAppend("-Xmx2g");
+    params.forEach(o::param);
     if (quick) {
       o.forks(1)
           .warmupIterations(1)
@@ -123,9 +132,5 @@ public final class JmhBench {
 
   private static String num(double v) {
     return String.format(Locale.ROOT, v >= 100 ? "%.1f" : v >= 1 ? "%.3f" : "%.4f", v);
-  }
-
-  static void print(PrintStream out, Collection<RunResult> results) {
-    out.print(table(results));
   }
 }
