@@ -1,0 +1,117 @@
+package dev.rota.bench.jmh;
+
+import dev.rota.core.baseline.FifoPolicy;
+import dev.rota.core.elastic.DemandSeries;
+import dev.rota.core.elastic.DemandSource;
+import dev.rota.core.elastic.ElasticResource;
+import dev.rota.core.elastic.ElasticSettings;
+import dev.rota.core.elastic.PackingPolicy;
+import dev.rota.core.model.JobSpec;
+import dev.rota.core.model.NodeSpec;
+import dev.rota.core.model.Resource;
+import dev.rota.core.policy.JobView;
+import dev.rota.core.policy.Utilization;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * Elasecutor's per-heartbeat choice (issue #12, Performance): one worker's heartbeat ranks the
+ * pending executors for that node ({@link PackingPolicy#rank}). MinFrag (time-series reservation,
+ * DRR score over the executor's life) beside Tetris as the paper adapts it (peak reservation,
+ * dot-product score: the "stock-like" packer) and beside FIFO (no packing: submission order, what
+ * the heartbeat does without Elasecutor). {@code pending} executors, each a different job whose
+ * predicted series spans the whole one-hour horizon (1,200 slots of 3 s, the defaults), on one node
+ * of 64 cores / 256 GiB / 10 Gbit/s / 1 GB/s whose ledger holds nothing yet: every executor fits,
+ * so every one is scored, and θ integrates over the executor's whole life (with executors committed
+ * it stops at the earliest one's end): the most a ranking can cost at that size.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class ElasticChoiceBench {
+
+  @Param({"16", "128", "1024"})
+  public int pending;
+
+  private PackingPolicy minFrag;
+  private PackingPolicy tetris;
+  private FifoPolicy fifo;
+  private CoreViews.Cluster view;
+  private List<JobView> candidates;
+
+  @Setup
+  public void setUp() {
+    SplittableRandom random = new SplittableRandom(12);
+    int slots = ElasticSettings.DEFAULT_HORIZON_SLOTS;
+    Map<String, DemandSeries> series = new HashMap<>();
+    List<JobView> jobs = new ArrayList<>();
+    for (int i = 0; i < pending; i++) {
+      String id = String.format("job-%04d", i);
+      Map<ElasticResource, double[]> v = new EnumMap<>(ElasticResource.class);
+      v.put(ElasticResource.CPU, wave(random, slots, 0.5, 4));
+      v.put(ElasticResource.MEMORY, wave(random, slots, 1024, 8192));
+      v.put(ElasticResource.NETWORK, wave(random, slots, 0, 500));
+      v.put(ElasticResource.DISK, wave(random, slots, 0, 100));
+      series.put(id, DemandSeries.of(v));
+      JobSpec spec =
+          JobSpec.builder(id)
+              .submitTime(i)
+              .stage(Resource.of(2048, 1), new double[] {slots * 3.0})
+              .build();
+      jobs.add(new CoreViews.Job(spec, Resource.of(2048, 1)));
+    }
+    DemandSource source = DemandSource.of(series);
+    minFrag = PackingPolicy.minFrag(source);
+    tetris = PackingPolicy.tetris(source);
+    fifo = new FifoPolicy();
+    NodeSpec node = NodeSpec.of("node-0", Resource.of(256 * 1024, 64, 10_000, 1_000));
+    view =
+        new CoreViews.Cluster(
+            10.0, List.of(node), CoreViews.empty(1), List.of(Utilization.UNKNOWN), jobs);
+    candidates = List.copyOf(jobs);
+    // every executor's series is resolved once, as after the first heartbeat that saw the job
+    minFrag.rank(0, candidates, view);
+    tetris.rank(0, candidates, view);
+  }
+
+  /** A series between {@code lo} and {@code hi} that changes level every few minutes. */
+  private static double[] wave(SplittableRandom random, int slots, double lo, double hi) {
+    double[] out = new double[slots];
+    double level = lo + random.nextDouble() * (hi - lo);
+    for (int k = 0; k < slots; k++) {
+      if (k % 60 == 0) {
+        level = lo + random.nextDouble() * (hi - lo);
+      }
+      out[k] = level;
+    }
+    return out;
+  }
+
+  @Benchmark
+  public List<JobView> stockTetris() {
+    return tetris.rank(0, candidates, view);
+  }
+
+  @Benchmark
+  public List<JobView> rotaMinFrag() {
+    return minFrag.rank(0, candidates, view);
+  }
+
+  @Benchmark
+  public List<JobView> fifo() {
+    return fifo.rank(0, candidates, view);
+  }
+}
