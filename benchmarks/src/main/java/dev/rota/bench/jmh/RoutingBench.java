@@ -13,6 +13,8 @@ import org.apache.hadoop.yarn.api.protocolrecords.FinishApplicationMasterRespons
 import org.apache.hadoop.yarn.api.protocolrecords.RegisterApplicationMasterRequest;
 import org.apache.hadoop.yarn.api.protocolrecords.RegisterApplicationMasterResponse;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
+import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeUpdateSchedulerEvent;
 import org.apache.hadoop.yarn.util.Records;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -33,9 +35,10 @@ import org.openjdk.jmh.annotations.TearDown;
  * share here), {@code rotaLong} routes a LONG application's heartbeat (class lookup, the
  * Opportunistic Preemption updates injected, nothing rewritten), {@code rotaShort} a SHORT
  * application's that asks for 20 containers anywhere (asks rewritten to OPPORTUNISTIC after the
- * first call, the ask recorded for the wait tracker, the general nodes long work fills computed
- * over every node and set as the application's blacklist). The same request is sent again on each
- * call, as an AM re-sends its outstanding ask.
+ * first call, the ask recorded for the wait tracker, the general nodes long work fills read from
+ * the per-node loads every node's heartbeat left, and set as the application's blacklist). Every
+ * node heartbeats once before the measurement, so the long application's containers run. The same
+ * request is sent again on each call, as an AM re-sends its outstanding ask.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -83,6 +86,11 @@ public class RoutingBench {
     rm = new HybridRm(nodes);
     longApp = rm.submit(1, 20, Set.of()).getApplicationAttemptId();
     shortApp = rm.submit(2, 20, Set.of("rota-short")).getApplicationAttemptId();
+    // one heartbeat of every node: the long application's containers are placed (long work on the
+    // nodes), and the router's per-node loads are taken, as in a running cluster
+    for (RMNode n : rm.nodes) {
+      rm.cs.handle(new NodeUpdateSchedulerEvent(n));
+    }
     router = new HybridRoutingProcessor();
     router.init((ApplicationMasterServiceContext) rm.rm.getRMContext(), next);
     longRequest = AllocateRequest.newInstance(1, 0.5f, List.of(), List.of(), null);

@@ -136,11 +136,17 @@ public final class SlsBench {
     writeConf(conf, variant, size);
     Path trace = dir.resolve("synth.json");
     Files.writeString(trace, synthJson(size), StandardCharsets.UTF_8);
+    Path hosts = dir.resolve("hosts");
+    Files.writeString(hosts, hostsFile(size.nodes()), StandardCharsets.UTF_8);
     String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> cmd =
         List.of(
             javaBin,
             "-Xmx4g",
+            // SLS's hosts (node1, node2...) exist nowhere: the RM resolves each when it builds a
+            // container token, and each unknown name waited for DNS timeouts (a 2,000-node run
+            // stalled); the JVM resolves from this file instead
+            "-Djdk.net.hosts.file=" + hosts.toAbsolutePath(),
             "-cp",
             conf.toAbsolutePath()
                 + java.io.File.pathSeparator
@@ -289,6 +295,16 @@ public final class SlsBench {
             + "log4j.appender.stdout.layout.ConversionPattern=%d{ISO8601} %p %c{2}: %m%n\n"
             + "log4j.logger.org.apache.hadoop.yarn.sls.SLSRunner=INFO\n",
         StandardCharsets.UTF_8);
+  }
+
+  /** Loopback addresses for this machine's names and SLS's simulated hosts. */
+  static String hostsFile(int nodes) throws IOException {
+    StringBuilder sb = new StringBuilder("127.0.0.1 localhost\n");
+    sb.append("127.0.0.1 ").append(java.net.InetAddress.getLocalHost().getHostName()).append('\n');
+    for (int i = 0; i <= nodes; i++) {
+      sb.append("127.0.0.1 node").append(i).append('\n');
+    }
+    return sb.toString();
   }
 
   private static int freePort() throws IOException {
