@@ -40,8 +40,8 @@ final class TaskLaunch {
           case SLEEP -> null;
           case CPU -> "while :; do :; done";
           case DISK ->
-              "while :; do dd if=/dev/zero of=rota-load.bin bs=1M count=64 conv=fdatasync"
-                  + " 2>/dev/null; done";
+              "while :; do dd if=/dev/zero of=rota-load.bin bs=1M count=4 oflag=dsync"
+                  + " conv=notrunc 2>/dev/null; sleep 0.1; done";
         };
     if (loop == null) {
       return "sleep " + seconds + out;

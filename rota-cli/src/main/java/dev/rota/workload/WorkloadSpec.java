@@ -60,9 +60,14 @@ public record WorkloadSpec(
    *   <li>{@code SLEEP}: {@code sleep}, no load (the default);
    *   <li>{@code CPU}: a shell busy loop ({@code while :; do :; done}) bounded by {@code timeout}:
    *       one core busy for the duration;
-   *   <li>{@code DISK}: {@code dd} of 64 MiB blocks of zeros to a file in the container's work
-   *       directory with {@code conv=fdatasync}, repeated until {@code timeout} ends it, then the
-   *       file is removed: the node's disk busy for the duration, little CPU.
+   *   <li>{@code DISK}: {@code dd} of 4 MiB of zeros to a file in the container's work directory,
+   *       each write synchronous ({@code oflag=dsync}), then a 0.1 s pause, repeated until {@code
+   *       timeout} ends it, then the file is removed: a steady write stream of about 30 MB/s (on a
+   *       device that writes 4 MiB in well under 0.1 s) with little CPU and without holding the
+   *       device for long, so the node's other work (an ApplicationMaster starting) still gets its
+   *       I/O. (It used to be 64 MiB with {@code conv=fdatasync} back to back: on an idle host that
+   *       held the disk so long that every start beside it slowed down, and its I/O-wait dominated
+   *       the node's readings.)
    * </ul>
    *
    * A task that {@code timeout} ended at its duration exits 0; any other exit status fails it.

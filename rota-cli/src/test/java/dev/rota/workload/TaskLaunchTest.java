@@ -41,7 +41,7 @@ class TaskLaunchTest {
       assertFalse(Files.exists(work.resolve("rota-load.bin")), load + " left its file");
     }
     assertTrue(TaskLaunch.command(800, WorkloadSpec.Load.CPU).startsWith("{ timeout 0.800 sh -c"));
-    assertTrue(TaskLaunch.command(800, WorkloadSpec.Load.DISK).contains("conv=fdatasync"));
+    assertTrue(TaskLaunch.command(800, WorkloadSpec.Load.DISK).contains("count=4 oflag=dsync"));
     assertEquals(TaskLaunch.command(800), TaskLaunch.command(800, WorkloadSpec.Load.SLEEP));
   }
 

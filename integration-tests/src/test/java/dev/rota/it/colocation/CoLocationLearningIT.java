@@ -97,7 +97,11 @@ class CoLocationLearningIT {
             "yarn.nodemanager.node-attributes.provider",
             ProcUtilizationAttributes.class.getName(),
             ProcUtilizationAttributes.KEY_INTERVAL_MS,
-            "500"));
+            "500",
+            // the node's disk bandwidth as an operator declares it: disk = bytes / (32 MB/s x
+            // interval), Eq. 1's (r + w) / bandwidth (busy time stays near 0 on a fast disk)
+            ProcUtilizationAttributes.KEY_DISK_MB_PER_S,
+            "32"));
     cluster.awaitNodes(1);
     client = cluster.newClient();
   }

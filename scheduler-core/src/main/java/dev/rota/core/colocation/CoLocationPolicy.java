@@ -81,7 +81,9 @@ public final class CoLocationPolicy implements TelemetryPolicy {
 
   /**
    * One admission sampled from π: the contexts with their weights (empty: uniform), the eligible
-   * applications, the probability of each (the mixture the pick was sampled from) and the pick.
+   * applications, the probability of each (the mixture the pick was sampled from), the pick, and
+   * {@code fifoJobId}, the job FIFO would have admitted instead (the head of the queue), so that a
+   * test or a log can compare the learner's admissions with FIFO's.
    */
   public record Choice(
       double time,
@@ -89,7 +91,8 @@ public final class CoLocationPolicy implements TelemetryPolicy {
       List<String> support,
       List<Double> probabilities,
       String app,
-      String jobId) {
+      String jobId,
+      String fifoJobId) {
     /** The probability the pick had of {@code application} (0 when it was not eligible). */
     public double probability(String application) {
       int k = support.indexOf(application);
@@ -409,7 +412,8 @@ public final class CoLocationPolicy implements TelemetryPolicy {
                 List.copyOf(support),
                 List.copyOf(probs),
                 app,
-                j.spec().id()));
+                j.spec().id(),
+                head.spec().id()));
         cached =
             new Selection(
                 j.spec().id(),

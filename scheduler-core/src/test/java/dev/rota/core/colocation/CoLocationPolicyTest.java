@@ -320,6 +320,7 @@ class CoLocationPolicyTest {
     assertEquals(0, ch.probability("X"), 0);
     assertEquals(List.of(ch.jobId()), admitted);
     assertEquals(ch.app(), ch.jobId().equals("b") ? "B" : "C");
+    assertEquals("b", ch.fifoJobId(), "FIFO would have admitted the head, b");
   }
 
   @Test

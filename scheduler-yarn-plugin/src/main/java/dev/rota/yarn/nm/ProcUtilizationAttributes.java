@@ -34,18 +34,22 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Attributes (prefix {@code nm.yarn.io}, type STRING, fractions in [0, 1] with {@value
  * #DECIMALS} decimals, so that a small change sends nothing): {@value #DISK} = the busiest disk's
- * busy time over the interval (the {@code io_ticks} of {@code /proc/diskstats}: the fraction of
- * time the device had I/O in flight, a proxy for its bandwidth fraction); {@value #NETWORK} =
- * received plus sent bytes over all interfaces but {@code lo} / (2 × link rate × interval), the
- * full-duplex reading of Goodness; {@value #IO_WAIT} = the I/O-wait share of all CPU time in {@code
- * /proc/stat}. The interval is the elapsed {@code /proc/uptime}, not the JVM's clock.
+ * share of its bandwidth over the interval: with a declared bandwidth ({@value
+ * #KEY_DISK_MB_PER_S}), the bytes read and written ({@code /proc/diskstats} sectors × 512) /
+ * (bandwidth × interval), the paper's (r + w)/bandwidth; without one, its busy time (the {@code
+ * io_ticks}: the fraction of time the device had I/O in flight, a proxy that a fast or host-cached
+ * device keeps near 0 at any rate); {@value #NETWORK} = received plus sent bytes over all
+ * interfaces but {@code lo} / (2 × link rate × interval), the full-duplex reading of Goodness;
+ * {@value #IO_WAIT} = the I/O-wait share of all CPU time in {@code /proc/stat}. The interval is the
+ * elapsed {@code /proc/uptime}, not the JVM's clock.
  *
  * <p>Keys: {@value #KEY_INTERVAL_MS} (default {@value #DEFAULT_INTERVAL_MS} ms), {@value
- * #KEY_LINK_MBPS} (default {@value #DEFAULT_LINK_MBPS} Mbit/s), {@value #KEY_DISKS}
- * (comma-separated device names; default every device of {@code /sys/block} except {@code loop*},
- * {@code ram*}, {@code zram*}). A read that fails is logged once and publishes nothing new; the
- * NodeManager is never stopped by it. Each change is one write of the RM's node-attribute store:
- * keep the interval at seconds, not milliseconds, on a large cluster.
+ * #KEY_LINK_MBPS} (default {@value #DEFAULT_LINK_MBPS} Mbit/s), {@value #KEY_DISK_MB_PER_S}
+ * (default unset: busy time), {@value #KEY_DISKS} (comma-separated device names; default every
+ * device of {@code /sys/block} except {@code loop*}, {@code ram*}, {@code zram*}). A read that
+ * fails is logged once and publishes nothing new; the NodeManager is never stopped by it. Each
+ * change is one write of the RM's node-attribute store: keep the interval at seconds, not
+ * milliseconds, on a large cluster.
  */
 public final class ProcUtilizationAttributes extends NodeAttributesProvider {
   private static final Logger LOG = LoggerFactory.getLogger(ProcUtilizationAttributes.class);
@@ -61,9 +65,16 @@ public final class ProcUtilizationAttributes extends NodeAttributesProvider {
   public static final double DEFAULT_LINK_MBPS = 1000;
   public static final String KEY_DISKS = "rota.nm.utilization.disks";
 
+  /**
+   * A disk's bandwidth in MB/s (10^6 bytes), as the operator declares it; unset or 0: the disk
+   * fraction is the device's busy time instead.
+   */
+  public static final String KEY_DISK_MB_PER_S = "rota.nm.utilization.disk-mb-per-s";
+
   private final Path proc;
   private final Path sysBlock;
   private double linkBytesPerS = DEFAULT_LINK_MBPS * 125_000;
+  private double diskBytesPerS;
   private List<String> disks = List.of();
   private Sample last;
   private boolean failed;
@@ -90,15 +101,22 @@ public final class ProcUtilizationAttributes extends NodeAttributesProvider {
     if (!(mbps > 0) || Double.isInfinite(mbps)) {
       throw new IllegalArgumentException(KEY_LINK_MBPS + " must be > 0, got " + mbps);
     }
+    double diskMb = conf.getDouble(KEY_DISK_MB_PER_S, 0);
+    if (!(diskMb >= 0) || Double.isInfinite(diskMb)) {
+      throw new IllegalArgumentException(
+          KEY_DISK_MB_PER_S + " must be >= 0 (0: busy time), got " + diskMb);
+    }
     setIntervalTime(interval);
     linkBytesPerS = mbps * 125_000;
+    diskBytesPerS = diskMb * 1e6;
     String[] configured = conf.getTrimmedStrings(KEY_DISKS);
     disks = configured.length > 0 ? List.of(configured) : blockDevices(sysBlock);
     LOG.info(
-        "Rota utilization attributes every {} ms from {}: disks {}, link {} Mbit/s",
+        "Rota utilization attributes every {} ms from {}: disks {} ({}), link {} Mbit/s",
         interval,
         proc,
         disks,
+        diskMb > 0 ? "bytes of " + diskMb + " MB/s" : "busy time",
         mbps);
   }
 
@@ -134,7 +152,7 @@ public final class ProcUtilizationAttributes extends NodeAttributesProvider {
     if (prev == null) {
       return;
     }
-    double[] f = fractions(prev, now, linkBytesPerS);
+    double[] f = fractions(prev, now, linkBytesPerS, diskBytesPerS);
     if (f == null) {
       return;
     }
@@ -157,24 +175,47 @@ public final class ProcUtilizationAttributes extends NodeAttributesProvider {
         String.format(Locale.ROOT, "%." + DECIMALS + "f", fraction));
   }
 
-  /** One reading of /proc: uptime (s), CPU jiffies (total, iowait), io_ticks per disk, bytes. */
+  /**
+   * One reading of /proc: uptime (s), CPU jiffies (total, iowait), io_ticks and sectors read plus
+   * written per disk, network bytes.
+   */
   record Sample(
-      double uptimeS, long cpuTotal, long cpuIoWait, Map<String, Long> ioTicks, long netBytes) {}
+      double uptimeS,
+      long cpuTotal,
+      long cpuIoWait,
+      Map<String, Long> ioTicks,
+      Map<String, Long> sectors,
+      long netBytes) {}
+
+  /** {@link #fractions(Sample, Sample, double, double)} with the disk as busy time. */
+  static double[] fractions(Sample a, Sample b, double linkBytesPerS) {
+    return fractions(a, b, linkBytesPerS, 0);
+  }
 
   /**
    * Disk, network and I/O-wait fractions between two readings, each clamped to [0, 1]; null when no
-   * time passed.
+   * time passed. The disk is the busiest device's bytes / ({@code diskBytesPerS} × interval) when
+   * {@code diskBytesPerS} > 0, else its busy time / interval.
    */
-  static double[] fractions(Sample a, Sample b, double linkBytesPerS) {
+  static double[] fractions(Sample a, Sample b, double linkBytesPerS, double diskBytesPerS) {
     double dt = b.uptimeS() - a.uptimeS();
     if (!(dt > 0)) {
       return null;
     }
     double disk = 0;
-    for (var e : b.ioTicks().entrySet()) {
-      Long before = a.ioTicks().get(e.getKey());
-      if (before != null) {
-        disk = Math.max(disk, (e.getValue() - before) / (dt * 1000));
+    if (diskBytesPerS > 0) {
+      for (var e : b.sectors().entrySet()) {
+        Long before = a.sectors().get(e.getKey());
+        if (before != null) {
+          disk = Math.max(disk, (e.getValue() - before) * 512.0 / (diskBytesPerS * dt));
+        }
+      }
+    } else {
+      for (var e : b.ioTicks().entrySet()) {
+        Long before = a.ioTicks().get(e.getKey());
+        if (before != null) {
+          disk = Math.max(disk, (e.getValue() - before) / (dt * 1000));
+        }
       }
     }
     double net = (b.netBytes() - a.netBytes()) / (2 * linkBytesPerS * dt);
@@ -204,10 +245,14 @@ public final class ProcUtilizationAttributes extends NodeAttributesProvider {
       }
     }
     Map<String, Long> ticks = new LinkedHashMap<>();
+    Map<String, Long> sectors = new LinkedHashMap<>();
     for (String line : text(proc.resolve("diskstats")).split("\n")) {
       String[] p = line.strip().split("\\s+");
+      // major minor name reads merged sectors-read ms writes merged sectors-written ms in-flight
+      // io_ticks ...
       if (p.length > 12 && disks.contains(p[2])) {
         ticks.put(p[2], Long.parseLong(p[12]));
+        sectors.put(p[2], Long.parseLong(p[5]) + Long.parseLong(p[9]));
       }
     }
     long bytes = 0;
@@ -225,7 +270,7 @@ public final class ProcUtilizationAttributes extends NodeAttributesProvider {
         bytes += Long.parseLong(p[0]) + Long.parseLong(p[8]);
       }
     }
-    return new Sample(uptime, total, iowait, ticks, bytes);
+    return new Sample(uptime, total, iowait, ticks, sectors, bytes);
   }
 
   private static String text(Path p) throws IOException {

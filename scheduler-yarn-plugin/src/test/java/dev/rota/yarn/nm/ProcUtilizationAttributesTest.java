@@ -19,13 +19,21 @@ class ProcUtilizationAttributesTest {
 
   private static void proc(Path dir, double uptime, String cpu, long ticksVda, long rx, long tx)
       throws Exception {
+    proc(dir, uptime, cpu, ticksVda, 1600, rx, tx);
+  }
+
+  private static void proc(
+      Path dir, double uptime, String cpu, long ticksVda, long writtenVda, long rx, long tx)
+      throws Exception {
     Files.createDirectories(dir.resolve("net"));
     Files.writeString(dir.resolve("uptime"), uptime + " 12345.67\n");
     Files.writeString(dir.resolve("stat"), cpu + "\ncpu0 1 2 3 4 5 6 7 8 0 0\nintr 1\n");
     Files.writeString(
         dir.resolve("diskstats"),
         "   7       0 loop0 9 0 9 0 0 0 0 0 0 999999 0 0 0 0 0\n"
-            + " 252       0 vda 100 0 800 50 200 0 1600 70 0 "
+            + " 252       0 vda 100 0 800 50 200 0 "
+            + writtenVda
+            + " 70 0 "
             + ticksVda
             + " 120 0 0 0 0\n"
             + " 252       1 vda1 100 0 800 50 200 0 1600 70 0 777777 120 0 0 0 0\n");
@@ -57,6 +65,48 @@ class ProcUtilizationAttributesTest {
     assertEquals(0.1, f[1], 1e-12, "network, lo excluded");
     assertEquals(0.2, f[2], 1e-12, "I/O-wait");
     assertEquals(null, ProcUtilizationAttributes.fractions(b, b, 1), "no time passed");
+  }
+
+  @Test
+  void withADeclaredBandwidthTheDiskIsBytesOverBandwidthNotBusyTime(@TempDir Path dir)
+      throws Exception {
+    // 10 s apart: vda read 800 sectors (unchanged) and wrote 1,600 -> 626,600 sectors: 625,000 x
+    // 512 = 320,000,000 bytes; declared 32 MB/s x 10 s = 320,000,000: 1.0; at 64 MB/s: 0.5. Busy
+    // only 100 of 10,000 ms (a fast device), which the busy-time reading reports as 0.01.
+    proc(dir, 100.0, "cpu  400 0 100 400 100 0 0 0 0 0", 10_000, 1_600, 1_000_000, 2_000_000);
+    var a = ProcUtilizationAttributes.read(dir, List.of("vda"));
+    proc(dir, 110.0, "cpu  700 0 200 800 300 0 0 0 0 0", 10_100, 626_600, 1_000_000, 2_000_000);
+    var b = ProcUtilizationAttributes.read(dir, List.of("vda"));
+    assertEquals(Map.of("vda", 2_400L), a.sectors(), "read + written sectors of vda only");
+    assertEquals(1.0, ProcUtilizationAttributes.fractions(a, b, 125e6, 32e6)[0], 1e-12);
+    assertEquals(0.5, ProcUtilizationAttributes.fractions(a, b, 125e6, 64e6)[0], 1e-12);
+    assertEquals(1.0, ProcUtilizationAttributes.fractions(a, b, 125e6, 16e6)[0], 0, "clamped");
+    assertEquals(0.01, ProcUtilizationAttributes.fractions(a, b, 125e6)[0], 1e-12, "busy time");
+
+    ProcUtilizationAttributes agent = new ProcUtilizationAttributes(dir, dir.resolve("none"));
+    Configuration conf = new Configuration(false);
+    conf.set(ProcUtilizationAttributes.KEY_DISKS, "vda");
+    conf.set(ProcUtilizationAttributes.KEY_DISK_MB_PER_S, "64");
+    proc(dir, 100.0, "cpu  400 0 100 400 100 0 0 0 0 0", 10_000, 1_600, 1_000_000, 2_000_000);
+    agent.init(conf);
+    agent.refresh();
+    proc(dir, 110.0, "cpu  700 0 200 800 300 0 0 0 0 0", 10_100, 626_600, 1_000_000, 2_000_000);
+    agent.refresh();
+    Map<String, String> got = new TreeMap<>();
+    for (NodeAttribute x : agent.getDescriptors()) {
+      got.put(x.getAttributeKey().getAttributeName(), x.getAttributeValue());
+    }
+    assertEquals("0.50", got.get("rota-disk"), got.toString());
+
+    for (String bad : List.of("-1", "NaN", "Infinity")) {
+      Configuration c = new Configuration(false);
+      c.set(ProcUtilizationAttributes.KEY_DISK_MB_PER_S, bad);
+      IllegalArgumentException e =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              IllegalArgumentException.class,
+              () -> new ProcUtilizationAttributes(dir, dir.resolve("none")).serviceInit(c));
+      assertTrue(e.getMessage().contains(ProcUtilizationAttributes.KEY_DISK_MB_PER_S), bad);
+    }
   }
 
   @Test
