@@ -11,6 +11,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 
 /**
@@ -36,7 +41,8 @@ public final class ThroughputBench {
       List<String> variants,
       Path jfr,
       Path out,
-      List<String> jvm) {}
+      List<String> jvm,
+      int parallel) {}
 
   static final Options FULL =
       new Options(
@@ -49,7 +55,8 @@ public final class ThroughputBench {
           runOrder(ThroughputRun.VARIANTS),
           null,
           Path.of("rota-out", "bench"),
-          List.of("-Xms1g", "-Xmx4g"));
+          List.of("-Xms1g", "-Xmx4g"),
+          1);
 
   static final Options QUICK =
       new Options(
@@ -63,7 +70,8 @@ public final class ThroughputBench {
           null,
           Path.of("rota-out", "bench"),
           // a smoke, not a measurement: C1 only and the serial collector start the JVM fastest
-          List.of("-Xmx1g", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
+          List.of("-Xmx1g", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"),
+          2);
 
   private ThroughputBench() {}
 
@@ -152,7 +160,8 @@ public final class ThroughputBench {
         variants,
         jfr,
         out,
-        o.jvm());
+        o.jvm(),
+        o.parallel());
   }
 
   private static int positive(String key, String v) {
@@ -167,27 +176,47 @@ public final class ThroughputBench {
     throw new IllegalArgumentException(key + " must be a whole number > 0, got '" + v + "'");
   }
 
-  /** Runs every size and variant, each in a fresh JVM. */
+  /**
+   * Runs every size and variant, each in a fresh JVM, one at a time (the --quick smoke, which
+   * measures nothing, two at a time).
+   */
   static List<ThroughputRun.Result> run(Options o, Consumer<String> progress)
       throws IOException, InterruptedException {
-    List<ThroughputRun.Result> results = new ArrayList<>();
+    List<Callable<ThroughputRun.Result>> jobs = new ArrayList<>();
     for (int nodes : o.nodes()) {
       for (String variant : o.variants()) {
-        progress.accept(
-            String.format(
-                Locale.ROOT,
-                "running %s (%s) at %d nodes, %d apps x %d containers",
-                variant,
-                o.async() ? "async" : "sync",
-                nodes,
-                o.apps(),
-                o.containersPerApp()));
-        ThroughputRun.Result r = child(o, variant, nodes, results.size());
-        progress.accept("  " + r.line());
-        results.add(r);
+        int index = jobs.size();
+        jobs.add(
+            () -> {
+              progress.accept(
+                  String.format(
+                      Locale.ROOT,
+                      "running %s (%s) at %d nodes, %d apps x %d containers",
+                      variant,
+                      o.async() ? "async" : "sync",
+                      nodes,
+                      o.apps(),
+                      o.containersPerApp()));
+              ThroughputRun.Result r = child(o, variant, nodes, index);
+              progress.accept("  " + r.line());
+              return r;
+            });
       }
     }
-    return results;
+    ExecutorService pool = Executors.newFixedThreadPool(o.parallel());
+    try {
+      List<ThroughputRun.Result> results = new ArrayList<>();
+      for (Future<ThroughputRun.Result> f : pool.invokeAll(jobs)) {
+        try {
+          results.add(f.get());
+        } catch (ExecutionException e) {
+          throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+        }
+      }
+      return results;
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   private static ThroughputRun.Result child(Options o, String variant, int nodes, int index)
@@ -217,14 +246,18 @@ public final class ThroughputBench {
     ThroughputRun.Result result = null;
     StringBuilder tail = new StringBuilder();
     String firstProblem = null;
+    int frames = 0;
     try (BufferedReader r =
         new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       for (String line; (line = r.readLine()) != null; ) {
         if (line.startsWith(ThroughputRun.RESULT)) {
           result = ThroughputRun.Result.parse(line);
         } else {
-          if (firstProblem == null && (line.startsWith("Exception") || line.contains("Error"))) {
+          if (firstProblem == null && line.startsWith("Exception")) {
             firstProblem = line.strip();
+          } else if (firstProblem != null && frames < 3 && line.startsWith("\tat ")) {
+            firstProblem += " " + line.strip();
+            frames++;
           }
           tail.append(line).append('\n');
           if (tail.length() > 20_000) {

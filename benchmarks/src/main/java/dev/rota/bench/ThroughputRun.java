@@ -350,6 +350,8 @@ public final class ThroughputRun {
         notes.add(reserve(rm, cs, nodes));
         phase("reservations in the plan", born);
       }
+      LogWatch log = new LogWatch();
+      org.apache.log4j.Logger.getRootLogger().addAppender(log);
       OperatingSystemMXBean os =
           (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
       List<Long> times = new ArrayList<>();
@@ -399,6 +401,10 @@ public final class ThroughputRun {
         }
       }
       phase("rounds done", born);
+      log.close();
+      if (log.count > 0) {
+        notes.add(log.count + " WARN/ERROR log lines during the rounds, first: " + log.first);
+      }
       long[] sorted = times.stream().mapToLong(Long::longValue).toArray();
       Arrays.sort(sorted);
       Result r =
@@ -535,6 +541,37 @@ public final class ThroughputRun {
       Thread.sleep(50);
     }
     return refused.isEmpty() ? "" : refused.size() + " of 8 reservations refused";
+  }
+
+  /**
+   * Counts the WARN and ERROR lines logged while the rounds run (a system that cannot work in this
+   * set-up says so in the log, e.g. Elasecutor under asynchronous scheduling), keeping the first.
+   */
+  static final class LogWatch extends org.apache.log4j.AppenderSkeleton {
+    volatile int count;
+    volatile String first = "";
+    private volatile boolean closed;
+
+    @Override
+    protected synchronized void append(org.apache.log4j.spi.LoggingEvent e) {
+      if (closed || !e.getLevel().isGreaterOrEqual(org.apache.log4j.Level.WARN)) {
+        return;
+      }
+      if (count++ == 0) {
+        String logger = e.getLoggerName();
+        first = logger.substring(logger.lastIndexOf('.') + 1) + ": " + e.getRenderedMessage();
+      }
+    }
+
+    @Override
+    public void close() {
+      closed = true;
+    }
+
+    @Override
+    public boolean requiresLayout() {
+      return false;
+    }
   }
 
   /** Progress on stderr (the driver keeps it for a failure's diagnostic). */
