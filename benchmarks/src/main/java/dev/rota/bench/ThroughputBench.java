@@ -83,6 +83,17 @@ public final class ThroughputBench {
   }
 
   public static void main(String[] args) throws Exception {
+    if (args.length == 2 && args[0].equals("--render")) {
+      // the table again from a run's log (its RESULT lines), e.g. of a run stopped part-way
+      List<ThroughputRun.Result> results = new ArrayList<>();
+      for (String line : Files.readAllLines(Path.of(args[1]), StandardCharsets.UTF_8)) {
+        if (line.strip().startsWith(ThroughputRun.RESULT)) {
+          results.add(ThroughputRun.Result.parse(line.strip()));
+        }
+      }
+      System.out.print(table(results));
+      return;
+    }
     Options o;
     try {
       o = parse(args);

@@ -425,6 +425,12 @@ public final class ThroughputRun {
       if (haltWhenDone) {
         System.out.println(r.line());
         System.out.flush();
+        // halting skips JFR's shutdown hook: a recording (--jfr) is stopped, and so written, first
+        if (jdk.jfr.FlightRecorder.isInitialized()) {
+          for (jdk.jfr.Recording rec : jdk.jfr.FlightRecorder.getFlightRecorder().getRecordings()) {
+            rec.stop();
+          }
+        }
         Runtime.getRuntime().halt(0);
       }
       return r;
