@@ -6,7 +6,8 @@ usage: jfr-top.py RECORDING.jfr [--thread NAME] [--top N]
 Runs `jfr print --events jdk.ExecutionSample --stack-depth 96` and prints
   1. self: the top frame of each sample (the method running), as a share of samples;
   2. inclusive: each method once per sample in which it is on the stack;
-  3. by code base: per sample, the first frame (from the top) in dev.rota, or Hadoop, or other.
+  3. by code base: per sample, the first frame (from the top) in dev.rota, or Hadoop, or other;
+  4. by thread.
 Only samples of threads whose name contains NAME are counted (default: all; "main" is the
 benchmark's heartbeat thread).
 """
@@ -50,11 +51,13 @@ def main():
     if "--top" in args:
         top = int(args[args.index("--top") + 1])
     self_c, incl_c, base_c = collections.Counter(), collections.Counter(), collections.Counter()
+    thread_c = collections.Counter()
     n = 0
     for thread, frames in samples(path):
         if thread_filter and (thread is None or thread_filter not in thread):
             continue
         n += 1
+        thread_c[re.sub(r"\s*\(.*$", "", thread or "?")] += 1
         self_c[frames[0]] += 1
         for f in set(frames):
             incl_c[f] += 1
@@ -70,7 +73,7 @@ def main():
         return
     print(f"{n} execution samples" + (f" of threads '{thread_filter}'" if thread_filter else ""))
     for title, c in (("self (top frame)", self_c), ("inclusive (on the stack)", incl_c),
-                     ("by code base", base_c)):
+                     ("by code base", base_c), ("by thread", thread_c)):
         print(f"\n## {title}")
         for k, v in c.most_common(top):
             print(f"{100.0 * v / n:6.1f}%  {v:6d}  {k}")
