@@ -91,26 +91,25 @@ record ShortPlacement(
   static Set<String> hostsToAvoid(
       PartitionView partition, Collection<ShortPlacement> loads, Resource ask) {
     Set<String> avoid = new LinkedHashSet<>();
-    Set<String> shortHosts = new LinkedHashSet<>();
-    for (NodeId n : partition.shortNodes()) {
-      shortHosts.add(n.getHost());
-    }
     for (ShortPlacement l : loads) {
-      if (!partition.inShortPartition(l.node()) && l.longWork() && !l.fits(ask)) {
+      if (l.longWork() && !l.fits(ask) && !partition.inShortPartition(l.node())) {
         avoid.add(l.host());
       }
     }
-    // Several NodeManagers on one host share YARN's blacklist entry: never avoid a short host.
-    avoid.removeAll(shortHosts);
-    Set<String> hosts = new LinkedHashSet<>();
-    for (ShortPlacement l : loads) {
-      hosts.add(l.host());
-    }
-    if (avoid.containsAll(hosts)) {
-      // No short partition (0 %, or not laid out yet) and every node busy: YARN's own choice.
+    if (avoid.isEmpty()) {
       return Set.of();
     }
-    return avoid;
+    // Several NodeManagers on one host share YARN's blacklist entry: never avoid a short host.
+    for (NodeId n : partition.shortNodes()) {
+      avoid.remove(n.getHost());
+    }
+    for (ShortPlacement l : loads) {
+      if (!avoid.contains(l.host())) {
+        return avoid; // some node stays open
+      }
+    }
+    // No short partition (0 %, or not laid out yet) and every node busy: YARN's own choice.
+    return Set.of();
   }
 
   /**
