@@ -62,7 +62,7 @@ import org.junit.jupiter.api.Test;
 class PendingFifoSequenceTest {
   static final int NODES = 24;
   static final int LABELLED = 8;
-  static final int STEPS = 1500;
+  static final int STEPS = 1000;
 
   /** What the recording policies saw, in order; the runs are sequential. */
   static final List<String> ALLOCATED = Collections.synchronizedList(new ArrayList<>());
@@ -127,7 +127,9 @@ class PendingFifoSequenceTest {
         + " "
         + c.getAllocatedResource()
         + " "
-        + c.getState();
+        + c.getState()
+        + " label="
+        + c.getNodeLabelExpression();
   }
 
   @BeforeAll
@@ -148,9 +150,12 @@ class PendingFifoSequenceTest {
   }
 
   @Test
-  void aDifferentOrderGivesADifferentTrace() throws Exception {
+  void theTraceIsReproducibleAndTellsOrdersApart() throws Exception {
     Trace stock = run(RecordingFifo.class.getName(), 1);
+    Trace again = run(RecordingFifo.class.getName(), 1);
     Trace reversed = run(RecordingNewestFirst.class.getName(), 1);
+    assertEquals(stock.allocated, again.allocated);
+    assertEquals(stock.afterHeartbeat, again.afterHeartbeat);
     assertNotEquals(stock.allocated, reversed.allocated);
   }
 
@@ -158,16 +163,17 @@ class PendingFifoSequenceTest {
   void sameAllocationsAsStockFifoForSeveralSeeds() throws Exception {
     long idleStock = 0;
     long idlePending = 0;
-    for (long seed : new long[] {1, 2, 3, 17, 2026}) {
+    long ignoringExclusivity = 0;
+    for (long seed : new long[] {1, 2, 3, 17}) {
       Trace stock = run(RecordingFifo.class.getName(), seed);
       Trace pending = run(RecordingPendingFifo.class.getName(), seed);
-      assertTrue(stock.allocated.size() > 200, "seed " + seed + ": " + stock.allocated.size());
+      assertTrue(stock.allocated.size() > 150, "seed " + seed + ": " + stock.allocated.size());
       assertTrue(
-          stock.allocated.stream().anyMatch(s -> s.endsWith("RESERVED")),
+          stock.allocated.stream().anyMatch(s -> s.contains(" RESERVED ")),
           "seed " + seed + ": the workload makes no reservation");
       assertTrue(
-          stock.allocated.stream().anyMatch(s -> s.contains("host-0:")),
-          "seed " + seed + ": nothing on the labelled nodes");
+          stock.allocated.stream().anyMatch(s -> s.endsWith(" label=x")),
+          "seed " + seed + ": no ask for partition x served");
       assertEquals(stock.allocated.size(), pending.allocated.size(), "seed " + seed);
       for (int i = 0; i < stock.allocated.size(); i++) {
         assertEquals(stock.allocated.get(i), pending.allocated.get(i), "seed " + seed + " #" + i);
@@ -184,12 +190,16 @@ class PendingFifoSequenceTest {
               + " applications, pending-fifo %d%n",
           seed,
           stock.allocated.size(),
-          stock.allocated.stream().filter(s -> s.endsWith("RESERVED")).count(),
+          stock.allocated.stream().filter(s -> s.contains(" RESERVED ")).count(),
           stock.idleWalked,
           pending.idleWalked);
+      ignoringExclusivity +=
+          stock.allocated.stream().filter(s -> s.matches(".* host-[0-7]:.* label=$")).count();
       idleStock += stock.idleWalked;
       idlePending += pending.idleWalked;
     }
+    // default-partition asks were served on the labelled nodes (ignoring exclusivity)
+    assertTrue(ignoringExclusivity > 0, "no default-partition ask on a labelled node");
     // the workload has idle applications in the walk, and the policy left most of them out
     assertTrue(idleStock > 1000, "stock walked " + idleStock + " idle applications");
     assertTrue(
@@ -240,9 +250,12 @@ class PendingFifoSequenceTest {
         }
       }
       labels.replaceLabelsOnNode(onNodes);
+      // the label manager tells the scheduler through the RM's dispatcher: wait for it
+      rm.drainEvents();
       for (RMNode n : nodes) {
         cs.handle(new NodeAddedSchedulerEvent(n));
       }
+      rm.drainEvents();
       Random rnd = new Random(seed);
       List<ApplicationAttemptId> apps = new ArrayList<>();
       int seq = 0;
@@ -268,6 +281,7 @@ class PendingFifoSequenceTest {
           cs.handle(new AppAttemptRemovedSchedulerEvent(id, RMAppAttemptState.FINISHED, false));
           cs.handle(new AppRemovedSchedulerEvent(id.getApplicationId(), RMAppState.FINISHED));
         }
+        rm.drainEvents(); // nothing the RM dispatches may race the heartbeats
         // three heartbeats a step, on seeded nodes
         for (int h = 0; h < 3; h++) {
           cs.handle(new NodeUpdateSchedulerEvent(nodes.get(rnd.nextInt(NODES))));
@@ -325,7 +339,7 @@ class PendingFifoSequenceTest {
     }
   }
 
-  /** Releases one of the application's live containers, chosen by the seed. */
+  /** Ends (kills) one of the application's live containers, chosen by the seed. */
   static void release(AbstractYarnScheduler<?, ?> cs, ApplicationAttemptId id, Random rnd) {
     SchedulerApplicationAttempt app = cs.getApplicationAttempt(id);
     if (app == null || app.getLiveContainers().isEmpty()) {
@@ -336,8 +350,8 @@ class PendingFifoSequenceTest {
     RMContainer c = live.get(rnd.nextInt(live.size()));
     cs.completedContainer(
         c,
-        SchedulerUtils.createAbnormalContainerStatus(c.getContainerId(), "released by the test"),
-        RMContainerEventType.RELEASED);
+        SchedulerUtils.createKilledContainerStatus(c.getContainerId(), "released by the test"),
+        RMContainerEventType.KILL);
   }
 
   /** Each application's live and reserved containers, with their nodes, in a fixed order. */
