@@ -9,11 +9,12 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code bin/rota-bench pending [--quick] [--out DIR]}: stock FIFO beside {@code
- * PendingFifoOrderingPolicy} (issue #17, "Beyond stock"; docs/pending-fifo.md) on CapacityScheduler
- * ({@code RotaCapacityScheduler}, nothing else on), each run in a fresh JVM ({@link OrderingRun}),
- * variants alternating {@code fifo, pending-fifo, fifo, pending-fifo}: the second {@code fifo} row
- * is the A/A spread, the second {@code pending-fifo} row the policy's own repeat. Two workloads:
+ * {@code bin/rota-bench pending [--quick] [--workload fill|idle90] [--sizes NxA,...] [--out DIR]}:
+ * stock FIFO beside {@code PendingFifoOrderingPolicy} (issue #17, "Beyond stock";
+ * docs/pending-fifo.md) on CapacityScheduler ({@code RotaCapacityScheduler}, nothing else on), each
+ * run in a fresh JVM ({@link OrderingRun}), variants alternating {@code fifo, pending-fifo, fifo,
+ * pending-fifo}: the second {@code fifo} row is the A/A spread, the second {@code pending-fifo} row
+ * the policy's own repeat. Two workloads:
  *
  * <ul>
  *   <li>{@code fill}: {@link OrderingBench}'s rounds (every application asks, together they fill
@@ -42,9 +43,13 @@ public final class PendingFifoBench {
     boolean quick = a.contains("--quick");
     Path out = Path.of("rota-out", "bench");
     int only = -1;
+    int[][] sizes = quick ? QUICK : FULL;
     for (int i = 0; i < args.length - 1; i++) {
       if (args[i].equals("--out")) {
         out = Path.of(args[i + 1]);
+      }
+      if (args[i].equals("--sizes")) {
+        sizes = parseSizes(args[i + 1]);
       }
       if (args[i].equals("--workload")) {
         only = Arrays.asList(WORKLOADS).indexOf(args[i + 1]);
@@ -59,7 +64,7 @@ public final class PendingFifoBench {
       if (only >= 0 && w != only) {
         continue;
       }
-      List<OrderingRun.Result> results = run(quick, IDLE[w], System.out::println);
+      List<OrderingRun.Result> results = run(sizes, quick ? 3 : 4, IDLE[w], System.out::println);
       String table = "workload " + WORKLOADS[w] + "\n" + OrderingBench.table(results);
       System.out.print(table);
       all.append(table);
@@ -69,13 +74,32 @@ public final class PendingFifoBench {
     System.out.println("wrote " + out.resolve("pending-fifo.txt"));
   }
 
+  /** {@code NxA[,NxA...]}: nodes x applications, each a whole number >= 1. */
+  static int[][] parseSizes(String text) {
+    String[] parts = text.split(",");
+    int[][] sizes = new int[parts.length][];
+    for (int i = 0; i < parts.length; i++) {
+      String[] na = parts[i].trim().split("x");
+      try {
+        sizes[i] = new int[] {Integer.parseInt(na[0]), Integer.parseInt(na[1])};
+      } catch (RuntimeException e) {
+        throw new IllegalArgumentException(
+            "--sizes wants NODESxAPPS[,NODESxAPPS...], e.g. 10000x1000: " + text, e);
+      }
+      if (na.length != 2 || sizes[i][0] < 1 || sizes[i][1] < 1) {
+        throw new IllegalArgumentException(
+            "--sizes wants NODESxAPPS[,NODESxAPPS...], each >= 1: " + text);
+      }
+    }
+    return sizes;
+  }
+
   /** Every size and variant of one workload, each in a fresh JVM. */
   static List<OrderingRun.Result> run(
-      boolean quick, int idlePercent, java.util.function.Consumer<String> progress)
+      int[][] sizes, int rounds, int idlePercent, java.util.function.Consumer<String> progress)
       throws Exception {
     List<OrderingRun.Result> results = new ArrayList<>();
-    int rounds = quick ? 3 : 4;
-    for (int[] size : quick ? QUICK : FULL) {
+    for (int[] size : sizes) {
       for (String variant : VARIANTS) {
         progress.accept(
             String.format(

@@ -3,6 +3,7 @@ package dev.rota.yarn.policy;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.server.resourcemanager.nodelabels.RMNodeLabelsManager;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceUsage;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.FifoOrderingPolicy;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.IteratorSelector;
@@ -25,12 +26,12 @@ import org.apache.hadoop.yarn.util.resource.Resources;
  * queue would reach it:
  *
  * <ol>
- *   <li>it has nothing pending on any partition ({@link ResourceUsage#getAllPending()} is zero):
- *       the leaf queue would hand it to its allocator, which asks {@code hasPendingResourceRequest}
- *       for the node's partition (or the default partition when ignoring exclusivity) and returns a
- *       skip without allocating; and
- *   <li>it holds no reservation on any partition ({@link ResourceUsage#getAllReserved()} is zero);
- *       and
+ *   <li>it has nothing pending on the walk's partition (the heartbeating node's) nor on the default
+ *       partition: the leaf queue would hand it to its allocator, which asks {@code
+ *       hasPendingResourceRequest} for the node's partition (the default partition when ignoring
+ *       exclusivity) and returns a skip without allocating; and
+ *   <li>it holds no reservation on the default partition, which is what the queue reads as its
+ *       current reservation (reserved containers themselves are allocated before the walk); and
  *   <li>an application without a reservation has already been returned in this walk. The leaf queue
  *       checks its capacity (with the application's reservation, when reservations continue
  *       looking) on the applications it walks until it meets one without a reservation; returning
@@ -43,8 +44,8 @@ import org.apache.hadoop.yarn.util.resource.Resources;
  * in the same walk, and cached per user by the queue either way), set the application's headroom
  * provider and the user's available-resource metric, and recorded diagnostics; none of these
  * changes what is allocated, where, or to whom. Nothing is cached by this policy: an application is
- * tested on its live usage at each walk, so a demand change that no hook reports still gets it
- * visited.
+ * tested on its live usage at each walk (three lock-protected reads, no copy), so a demand change
+ * that no hook reports still gets it visited.
  */
 public class PendingFifoOrderingPolicy<S extends SchedulableEntity> extends FifoOrderingPolicy<S> {
 
@@ -53,7 +54,8 @@ public class PendingFifoOrderingPolicy<S extends SchedulableEntity> extends Fifo
 
   @Override
   public Iterator<S> getAssignmentIterator(IteratorSelector sel) {
-    return new SkipIdle<>(super.getAssignmentIterator(sel));
+    return new SkipIdle<>(
+        super.getAssignmentIterator(sel), sel == null ? null : sel.getPartition());
   }
 
   @Override
@@ -67,15 +69,23 @@ public class PendingFifoOrderingPolicy<S extends SchedulableEntity> extends Fifo
   }
 
   /**
-   * True when {@code e} can take nothing on any node: nothing pending and nothing reserved on any
-   * partition. Any unexpected state (a missing usage record) counts as not idle.
+   * True when {@code e} can take nothing on a node of {@code partition} in either scheduling mode:
+   * nothing pending on {@code partition} (what the allocator asks when respecting exclusivity) nor
+   * on the default partition (what it asks when ignoring exclusivity), and no reservation on the
+   * default partition (the one the queue reads). With no partition given, nothing pending on any
+   * partition. A missing usage record counts as not idle.
    */
-  static boolean idle(SchedulableEntity e) {
+  static boolean idle(SchedulableEntity e, String partition) {
     ResourceUsage usage = e.getSchedulingResourceUsage();
     if (usage == null) {
       return false;
     }
-    return isZero(usage.getAllPending()) && isZero(usage.getAllReserved());
+    if (partition == null) {
+      return isZero(usage.getAllPending()) && isZero(usage.getAllReserved());
+    }
+    return isZero(usage.getPending(RMNodeLabelsManager.NO_LABEL))
+        && isZero(usage.getReserved(RMNodeLabelsManager.NO_LABEL))
+        && (partition.equals(RMNodeLabelsManager.NO_LABEL) || isZero(usage.getPending(partition)));
   }
 
   /** Whether the application has no reservation on the default partition (what the queue reads). */
@@ -92,18 +102,20 @@ public class PendingFifoOrderingPolicy<S extends SchedulableEntity> extends Fifo
   /** FIFO's iterator, idle applications left out once one unreserved application was returned. */
   static final class SkipIdle<S extends SchedulableEntity> implements Iterator<S> {
     private final Iterator<S> inner;
+    private final String partition;
     private boolean skipping;
     private S next;
 
-    SkipIdle(Iterator<S> inner) {
+    SkipIdle(Iterator<S> inner, String partition) {
       this.inner = inner;
+      this.partition = partition;
     }
 
     @Override
     public boolean hasNext() {
       while (next == null && inner.hasNext()) {
         S candidate = inner.next();
-        if (!skipping || !idle(candidate)) {
+        if (!skipping || !idle(candidate, partition)) {
           next = candidate;
         }
       }
