@@ -81,6 +81,12 @@ public final class OrderingBench {
 
   private static OrderingRun.Result child(String variant, int nodes, int apps, int rounds)
       throws IOException, InterruptedException {
+    return child(variant, nodes, apps, rounds, 0);
+  }
+
+  /** One {@link OrderingRun} in a fresh JVM, {@code idlePercent}% of its applications idle. */
+  static OrderingRun.Result child(String variant, int nodes, int apps, int rounds, int idlePercent)
+      throws IOException, InterruptedException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> cmd =
         List.of(
@@ -92,7 +98,8 @@ public final class OrderingBench {
             variant,
             Integer.toString(nodes),
             Integer.toString(apps),
-            Integer.toString(rounds));
+            Integer.toString(rounds),
+            Integer.toString(idlePercent));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     OrderingRun.Result result = null;
     StringBuilder tail = new StringBuilder();
@@ -126,7 +133,7 @@ public final class OrderingBench {
     sb.append(
         String.format(
             Locale.ROOT,
-            "%-6s %-6s %-11s %10s %10s %10s %10s %10s %-8s %10s %12s%n",
+            "%-6s %-6s %-12s %10s %10s %10s %10s %10s %-8s %10s %12s%n",
             "nodes",
             "apps",
             "variant",
@@ -150,7 +157,7 @@ public final class OrderingBench {
         sb.append(
             String.format(
                 Locale.ROOT,
-                "%-6d %-6d %-11s %10d %10d %10.1f %10.1f %10.0f %-8s %10.2f %12.2f%n",
+                "%-6d %-6d %-12s %10d %10d %10.1f %10.1f %10.0f %-8s %10.2f %12.2f%n",
                 r.nodes(),
                 r.apps(),
                 r.variant(),

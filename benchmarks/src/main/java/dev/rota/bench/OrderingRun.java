@@ -111,7 +111,8 @@ public final class OrderingRun {
             args[0],
             Integer.parseInt(args[1]),
             Integer.parseInt(args[2]),
-            Integer.parseInt(args[3]));
+            Integer.parseInt(args[3]),
+            args.length > 4 ? Integer.parseInt(args[4]) : 0);
     System.out.println(r.line());
     System.exit(0);
   }
@@ -143,6 +144,7 @@ public final class OrderingRun {
     String policy = "yarn.scheduler.capacity." + q + ".ordering-policy";
     switch (variant) {
       case "fifo" -> cs.set(policy, "fifo");
+      case "pending-fifo" -> cs.set(policy, "dev.rota.yarn.policy.PendingFifoOrderingPolicy");
       case "fair" -> cs.set(policy, "fair");
       case "offer-fifo" -> {
         cs.set(policy, "dev.rota.yarn.policy.OfferOrderingPolicy");
@@ -192,19 +194,33 @@ public final class OrderingRun {
   }
 
   static Result run(String variant, int nodes, int apps, int rounds) throws Exception {
+    return run(variant, nodes, apps, rounds, 0);
+  }
+
+  /**
+   * As above, with {@code idlePercent} percent of each round's applications idle: submitted with no
+   * ask (running applications with nothing pending), spread evenly through the submission order;
+   * the other applications' asks together fill the cluster.
+   */
+  static Result run(String variant, int nodes, int apps, int rounds, int idlePercent)
+      throws Exception {
     MockRM rm = new MockRM(conf(variant));
     rm.start();
     try {
       AbstractYarnScheduler<?, ?> cs = (AbstractYarnScheduler<?, ?>) rm.getResourceScheduler();
       List<RMNode> rmNodes = addNodes(cs, 0, nodes);
-      int asksPerApp = Math.max(1, nodes * NODE_GB / apps);
+      int busy = 0;
+      for (int a = 0; a < apps; a++) {
+        busy += idle(a, idlePercent) ? 0 : 1;
+      }
+      int asksPerApp = Math.max(1, nodes * NODE_GB / Math.max(1, busy));
       List<Long> times = new ArrayList<>();
       long containers = 0;
       int appSeq = 0;
       for (int round = 0; round < rounds; round++) {
         List<ApplicationAttemptId> attempts = new ArrayList<>();
         for (int a = 0; a < apps; a++) {
-          attempts.add(submit(rm, cs, appSeq++, asksPerApp, 1024));
+          attempts.add(submit(rm, cs, appSeq++, idle(a, idlePercent) ? 0 : asksPerApp, 1024));
         }
         if (cs instanceof FairScheduler fs) {
           fs.update(); // FairScheduler offers nodes only to applications with demand, set here
@@ -241,6 +257,11 @@ public final class OrderingRun {
     } finally {
       rm.stop();
     }
+  }
+
+  /** Whether application {@code a} of a round is idle: {@code idlePercent}% of them, evenly. */
+  static boolean idle(int a, int idlePercent) {
+    return (a * idlePercent) / 100 != ((a + 1) * idlePercent) / 100;
   }
 
   /**
