@@ -26,6 +26,7 @@ import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.api.protocolrecords.RefreshQueuesRequest;
 import org.apache.hadoop.yarn.server.resourcemanager.MockRM;
+import org.apache.hadoop.yarn.server.resourcemanager.reservation.ReservationSystem;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState;
 import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
@@ -284,6 +285,13 @@ public final class SoakBench {
       clock.setTime(1_800_000_000_000L);
       cs.setClock(clock);
       List<RMNode> nodes = OrderingRun.addNodes(cs, 0, size.nodes());
+      // the plan's capacity is the cluster's only once the plan follower has run after the nodes
+      // joined; its timer may not have (a quiet machine submitted the first reservations to a plan
+      // of capacity 0): synchronise every plan once here, as the follower's next tick would
+      ReservationSystem reservationSystem = rm.getRMContext().getReservationSystem();
+      for (String plan : reservationSystem.getAllPlans().keySet()) {
+        reservationSystem.synchronizePlan(plan, false);
+      }
       MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
       int seq = 0;
       int reservationSeq = 0;
