@@ -83,17 +83,31 @@ class DemoIT {
     assertTrue(rota.path("deadline_met").asBoolean(), "deadline met under Rota: " + res);
     System.out.println("DemoIT reservation: " + res);
 
-    // the direction hybrid scheduling exists for: short jobs finish sooner under Rota (P90 of the
-    // RM's latencies)
-    double stockP90 = stock.path("latency_seconds").path("short").path("p90").asDouble();
-    double rotaP90 = rota.path("latency_seconds").path("short").path("p90").asDouble();
+    // the direction hybrid scheduling exists for: short jobs finish sooner under Rota. Asserted on
+    // the mean of the ten short jobs' RM latencies; P90 of ten jobs is the ninth, and on a quiet
+    // machine it went either way (rota/stock 0.44-0.93 in five runs, 1.04 in one where the mean was
+    // 0.90 and P50 0.84): printed, not asserted
+    JsonNode stockShort = stock.path("latency_seconds").path("short");
+    JsonNode rotaShort = rota.path("latency_seconds").path("short");
+    double stockMean = stockShort.path("mean").asDouble();
+    double rotaMean = rotaShort.path("mean").asDouble();
     System.out.printf(
-        "DemoIT short-job P90: stock %.2f s, rota %.2f s, rota/stock %.2f%n",
-        stockP90, rotaP90, rotaP90 / stockP90);
-    assertTrue(stockP90 > 0 && rotaP90 > 0, "short latencies measured: " + summary.path("table"));
+        "DemoIT short jobs: mean stock %.2f s, rota %.2f s (%.2f); P90 stock %.2f s, rota %.2f s"
+            + " (%.2f)%n",
+        stockMean,
+        rotaMean,
+        rotaMean / stockMean,
+        stockShort.path("p90").asDouble(),
+        rotaShort.path("p90").asDouble(),
+        rotaShort.path("p90").asDouble() / stockShort.path("p90").asDouble());
+    assertTrue(stockMean > 0 && rotaMean > 0, "short latencies measured: " + summary.path("table"));
     assertTrue(
-        rotaP90 < stockP90,
-        "short-job P90 lower under Rota: stock " + stockP90 + " s, rota " + rotaP90 + " s");
+        rotaMean < stockMean,
+        "short jobs' mean latency lower under Rota: stock "
+            + stockMean
+            + " s, rota "
+            + rotaMean
+            + " s");
 
     // AdaptiveConfig: at least one applied decision, and the tuned file moved
     JsonNode adaptive = rota.path("rota_metrics").path("RotaAdaptiveMetrics");
