@@ -57,7 +57,9 @@ public class RotaCapacityScheduler extends CapacityScheduler implements RotaSche
   /** Bumped on every node event; the ordering policies' node index is rebuilt when it changes. */
   private final AtomicLong nodesVersion = new AtomicLong();
 
-  private final AtomicLong nodeUpdateFailures = new AtomicLong();
+  /** Per Rota system: its failures on the heartbeat path, for throttled logging. */
+  private final java.util.Map<String, AtomicLong> nodeUpdateFailures =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   private static final Logger LOG = LoggerFactory.getLogger(RotaCapacityScheduler.class);
 
@@ -296,7 +298,8 @@ public class RotaCapacityScheduler extends CapacityScheduler implements RotaSche
       try {
         s.nodeUpdated(node);
       } catch (RuntimeException e) {
-        long failures = nodeUpdateFailures.incrementAndGet();
+        long failures =
+            nodeUpdateFailures.computeIfAbsent(s.name(), k -> new AtomicLong()).incrementAndGet();
         if (Long.bitCount(failures) == 1) {
           // the first failure with its trace, then at powers of two: a heartbeat path must not
           // flood
@@ -388,6 +391,26 @@ public class RotaCapacityScheduler extends CapacityScheduler implements RotaSche
   public <S> S settings(Class<S> settingsType) {
     RotaSettings s = settings;
     return (s != null ? s : RotaConfiguration.from(getConfiguration())).get(settingsType);
+  }
+
+  /**
+   * {@inheritDoc} For a plan queue (a reservable parent) this gives the plan's maximum allocation,
+   * capped by the cluster's, without CapacityScheduler's {@code ERROR ... is not an leaf queue}.
+   * The ResourceManager asks with the queue an application was submitted to, which for an
+   * application in a reservation stays the plan queue ({@code RMAppManager} on submission, {@code
+   * DefaultAMSProcessor} on every AM register and allocate): Hadoop 3.5.0 logged that ERROR on each
+   * of those calls and answered the cluster's maximum; the plan queue's is what its reservation
+   * queues inherit.
+   */
+  @Override
+  public org.apache.hadoop.yarn.api.records.Resource getMaximumResourceCapability(
+      String queueName) {
+    CSQueue queue = queueName == null || queueName.isEmpty() ? null : getQueue(queueName);
+    if (queue instanceof PlanQueue plan) {
+      return org.apache.hadoop.yarn.util.resource.Resources.componentwiseMin(
+          plan.getMaximumAllocation(), getMaximumResourceCapability());
+    }
+    return super.getMaximumResourceCapability(queueName);
   }
 
   /** The live metrics source, or null before start / after stop. */

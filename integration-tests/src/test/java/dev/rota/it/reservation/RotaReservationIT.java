@@ -239,6 +239,33 @@ class RotaReservationIT {
                         rm().getResourceScheduler())
                     .getQueue(accepted.toString())
                 != null);
+    // RotaCapacityScheduler answers the plan queue's maximum allocation itself: stock Hadoop 3.5.0
+    // logged "queue root.dedicated is not an leaf queue" at ERROR on the reserved application's
+    // submission and on every AM register and allocate
+    List<String> leafErrors = java.util.Collections.synchronizedList(new ArrayList<>());
+    org.apache.log4j.AppenderSkeleton watch =
+        new org.apache.log4j.AppenderSkeleton() {
+          @Override
+          protected void append(org.apache.log4j.spi.LoggingEvent e) {
+            String m = e.getRenderedMessage();
+            if (m != null && m.contains("is not an leaf queue")) {
+              leafErrors.add(m);
+            }
+          }
+
+          @Override
+          public void close() {}
+
+          @Override
+          public boolean requiresLayout() {
+            return false;
+          }
+        };
+    org.apache.log4j.Logger csLog =
+        org.apache.log4j.Logger.getLogger(
+            org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler
+                .class);
+    csLog.addAppender(watch);
     ApplicationId reserved =
         workloads.submit(
             WorkloadSpec.simple(
@@ -263,8 +290,15 @@ class RotaReservationIT {
     }
     assertSucceeded(reserved);
     assertSucceeded(bestEffort);
+    csLog.removeAppender(watch);
     assertEquals(
         java.util.Set.of(accepted.toString()), schedulerQueues, "ran in the reservation's queue");
+    assertEquals(
+        List.of(), leafErrors, "no 'not an leaf queue' ERROR for the reserved application");
+    assertEquals(
+        rm().getResourceScheduler().getMaximumResourceCapability(),
+        rm().getResourceScheduler().getMaximumResourceCapability("root." + QUEUE),
+        "the plan queue's maximum allocation (conf/reservation sets none of its own)");
     int bothAtOnce = samples.stream().filter(s -> s[0] >= 4 && s[1] >= 3).mapToInt(s -> 1).sum();
     System.out.println(
         "[RotaReservationIT] samples {reserved, best-effort} containers: "
