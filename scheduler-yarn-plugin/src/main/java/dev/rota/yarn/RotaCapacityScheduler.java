@@ -81,9 +81,10 @@ public class RotaCapacityScheduler extends CapacityScheduler implements RotaSche
   @Override
   public void serviceInit(Configuration conf) throws Exception {
     super.serviceInit(conf);
+    RotaSchedulerMetrics metrics = RotaSchedulerMetrics.register();
+    metrics.countPolicyFailuresWith(this::policyFailures);
     RotaRuntime runtime =
-        new RotaRuntime(
-            getClass().getSimpleName(), RotaSchedulerMetrics.register(), new RuleEngineLoader());
+        new RotaRuntime(getClass().getSimpleName(), metrics, new RuleEngineLoader());
     try {
       RotaRuntime.Plan plan = runtime.plan(getConfiguration());
       runtime.commit(plan);
@@ -327,6 +328,18 @@ public class RotaCapacityScheduler extends CapacityScheduler implements RotaSche
         p.observeTelemetry();
       }
     }
+  }
+
+  /** Failed policy calls over every leaf queue ordered by an {@link OfferOrderingPolicy}. */
+  private long policyFailures() {
+    long n = 0;
+    for (CSQueue q : getCapacitySchedulerQueueManager().getQueues().values()) {
+      if (q instanceof AbstractLeafQueue leaf
+          && leaf.getOrderingPolicy() instanceof OfferOrderingPolicy p) {
+        n += p.policyFailures();
+      }
+    }
+    return n;
   }
 
   @Override

@@ -1,7 +1,10 @@
 package dev.rota.yarn;
 
 import dev.rota.yarn.spi.ReplacingSource;
+import java.util.function.LongSupplier;
 import org.apache.hadoop.metrics2.MetricsCollector;
+import org.apache.hadoop.metrics2.MetricsInfo;
+import org.apache.hadoop.metrics2.MetricsRecordBuilder;
 import org.apache.hadoop.metrics2.MetricsSource;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.apache.hadoop.metrics2.lib.Interns;
@@ -19,7 +22,9 @@ import org.apache.hadoop.metrics2.lib.MutableGaugeLong;
  * (counter), {@code SelfCheckWarnings} (problems reported, counter), {@code Reconfigurations}
  * (accepted queue refreshes, counter), {@code RuleEngineLoaded} (1 when a compiled rule base is
  * live, else 0), {@code RulesLoaded} (rules in the live rule base), {@code RuleCompileMillis}
- * (compile time of the live rule base, ms).
+ * (compile time of the live rule base, ms), {@code PolicyFailures} (counter: calls into a core
+ * policy on a leaf queue's ordering that threw, so the queue fell back to submission order for that
+ * call; summed over every leaf ordered by a Rota policy).
  *
  * <p>Registration: one source per JVM. {@link #register()} replaces a source left over by an
  * earlier scheduler instance of the same JVM (RM restart or HA transition re-creates the scheduler;
@@ -57,6 +62,13 @@ public final class RotaSchedulerMetrics implements MetricsSource {
   private final MutableGaugeLong ruleCompileMillis =
       registry.newGauge("RuleCompileMillis", "Compile time of the live rule base, ms", 0L);
 
+  private static final MetricsInfo POLICY_FAILURES =
+      Interns.info(
+          "PolicyFailures",
+          "Calls into a Rota core policy that threw (the queue fell back to submission order)");
+
+  private volatile LongSupplier policyFailures = () -> 0L;
+
   /** An unregistered source, e.g. for tests. */
   RotaSchedulerMetrics() {}
 
@@ -80,7 +92,19 @@ public final class RotaSchedulerMetrics implements MetricsSource {
 
   @Override
   public void getMetrics(MetricsCollector collector, boolean all) {
-    registry.snapshot(collector.addRecord(registry.info()), all);
+    MetricsRecordBuilder record = collector.addRecord(registry.info());
+    registry.snapshot(record, all);
+    record.addCounter(POLICY_FAILURES, policyFailures.getAsLong());
+  }
+
+  /** Where {@code PolicyFailures} is read from at each snapshot (the scheduler's leaf queues). */
+  void countPolicyFailuresWith(LongSupplier count) {
+    policyFailures = count;
+  }
+
+  /** Policy failures so far, as {@code PolicyFailures} reports them. */
+  public long policyFailures() {
+    return policyFailures.getAsLong();
   }
 
   void selfCheckRan(int activationsFired, int warnings) {

@@ -68,4 +68,27 @@ class RotaSchedulerMetricsTest {
     m.noRuleBase();
     assertEquals(false, m.ruleEngineLoaded());
   }
+
+  @Test
+  void policyFailuresAreReadFromTheSchedulerAtEachSnapshot() {
+    RotaSchedulerMetrics m = RotaSchedulerMetrics.register();
+    long[] failures = {0};
+    m.countPolicyFailuresWith(() -> failures[0]);
+    failures[0] = 7;
+
+    org.apache.hadoop.metrics2.impl.MetricsCollectorImpl collector =
+        new org.apache.hadoop.metrics2.impl.MetricsCollectorImpl();
+    m.getMetrics(collector, true);
+
+    long reported = -1;
+    for (org.apache.hadoop.metrics2.impl.MetricsRecordImpl r : collector.getRecords()) {
+      for (org.apache.hadoop.metrics2.AbstractMetric metric : r.metrics()) {
+        if (metric.name().equals("PolicyFailures")) {
+          reported = metric.value().longValue();
+        }
+      }
+    }
+    assertEquals(7, reported);
+    assertEquals(7, m.policyFailures());
+  }
 }

@@ -120,6 +120,15 @@ class FailingPolicyIT {
               (OfferOrderingPolicy) ((LeafQueue) cs.getQueue(queue)).getOrderingPolicy();
           assertTrue(p.policyFailures() > 0, queue + ": the failures are counted");
         }
+        long ranked =
+            ((OfferOrderingPolicy) ((LeafQueue) cs.getQueue("ranked")).getOrderingPolicy())
+                .policyFailures();
+        long keyed =
+            ((OfferOrderingPolicy) ((LeafQueue) cs.getQueue("keyed")).getOrderingPolicy())
+                .policyFailures();
+        assertTrue(
+            dev.rota.yarn.RotaSchedulerMetrics.current().policyFailures() >= ranked + keyed,
+            "metrics2 PolicyFailures sums the leaves' failures");
         assertTrue(rm.getServiceState() == org.apache.hadoop.service.Service.STATE.STARTED);
       } finally {
         rm.stop();
