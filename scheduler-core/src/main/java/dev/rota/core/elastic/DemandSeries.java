@@ -32,6 +32,10 @@ public final class DemandSeries {
   // per-resource peaks and flatness, computed on first use (the series is immutable); a record's
   // final fields publish it safely to other threads
   private Peaks peaks;
+  private Sums sums;
+
+  /** Prefix sums per resource; a final field publishes the filled rows safely to other threads. */
+  private record Sums(long[][] rows) {}
 
   private record Peaks(long[] max, int flatMask) {}
 
@@ -231,6 +235,33 @@ public final class DemandSeries {
 
   public long milli(ElasticResource r, int slot) {
     return milli[r.ordinal()][slot];
+  }
+
+  /**
+   * The demand for resource ordinal {@code r} summed over the first {@code n} slots, in thousandths
+   * of its unit ({@code 0 <= n <= length()}): θ's integral of a candidate in O(1).
+   */
+  long milliSum(int r, int n) {
+    if (n == 0) {
+      return 0;
+    }
+    Sums cached = sums;
+    if (cached == null) {
+      long[][] known = new long[4][];
+      for (int q = 0; q < 4; q++) {
+        long[] row = milli[q];
+        long[] acc = new long[row.length];
+        long sum = 0;
+        for (int k = 0; k < row.length; k++) {
+          sum += row[k];
+          acc[k] = sum;
+        }
+        known[q] = acc;
+      }
+      cached = new Sums(known);
+      sums = cached;
+    }
+    return cached.rows()[r][n - 1];
   }
 
   /** The largest demand for {@code r} over the series, in thousandths of {@code r}'s unit. */

@@ -163,6 +163,61 @@ class ElasticLedgerTest {
     assertTrue(overCommitted > 0, "no over-committed ledger was met");
   }
 
+  /**
+   * θ(j) and θ(i, j) come from running sums of the ring and of the candidate; on random sequences
+   * of commits, replaces, releases and advances (the ring wrapping), they equal the slot-by-slot
+   * integral of the definition: remaining = Σ over the slots up to the earliest finish of (capacity
+   * − committed − candidate), for every resource.
+   */
+  @Test
+  void thetaEqualsTheSlotBySlotIntegral() {
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(11);
+    ElasticSettings settings = new ElasticSettings(3, 12);
+    Resource cap = Resource.of(1000, 10, 100, 50);
+    int checked = 0;
+    for (int round = 0; round < 200; round++) {
+      NodeLedger l = new NodeLedger(cap, settings);
+      int ids = 0;
+      for (int op = 0; op < 30; op++) {
+        int what = rnd.nextInt(10);
+        if (what < 4) {
+          l.commit("e" + ids++, "J", random(rnd, 1 + rnd.nextInt(12), rnd.nextBoolean()));
+        } else if (what < 5 && ids > 0) {
+          l.replace("e" + rnd.nextInt(ids), "J", random(rnd, 1 + rnd.nextInt(12), false));
+        } else if (what < 6 && ids > 0) {
+          l.release("e" + rnd.nextInt(ids));
+        } else if (what < 7) {
+          l.advanceTo(l.currentSlot() + rnd.nextInt(5));
+        } else {
+          DemandSeries w = random(rnd, 1 + rnd.nextInt(12), rnd.nextBoolean());
+          long finish = l.earliestFinish().orElse(Long.MAX_VALUE);
+          long withEnd = Math.min(l.currentSlot() + w.length(), finish);
+          long aloneEnd = l.earliestFinish().orElse(l.currentSlot());
+          Fragmentation with = l.fragmentationWith(w);
+          Fragmentation alone = l.fragmentation();
+          assertEquals(withEnd - l.currentSlot(), with.slots());
+          assertEquals(aloneEnd - l.currentSlot(), alone.slots());
+          for (ElasticResource r : ElasticResource.all()) {
+            assertEquals(integral(l, r, withEnd, w), with.remaining(r), r + " with a candidate");
+            assertEquals(integral(l, r, aloneEnd, null), alone.remaining(r), r + " alone");
+          }
+          checked++;
+        }
+      }
+    }
+    assertTrue(checked > 1000, "checks made: " + checked);
+  }
+
+  private static long integral(NodeLedger l, ElasticResource r, long end, DemandSeries w) {
+    long cap = l.capacityMilli(r);
+    long sum = 0;
+    for (long s = l.currentSlot(); s < end; s++) {
+      sum +=
+          cap - l.committedMilli(r, s) - (w == null ? 0 : w.milli(r, (int) (s - l.currentSlot())));
+    }
+    return sum;
+  }
+
   private static boolean fitsSlotBySlot(
       NodeLedger l, DemandSeries w, ElasticResource r, boolean withSeries) {
     long cap = l.capacityMilli(r);
