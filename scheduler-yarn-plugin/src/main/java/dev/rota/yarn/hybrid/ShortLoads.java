@@ -19,11 +19,15 @@ import org.apache.hadoop.yarn.util.resource.Resources;
  * walks containers on its hot path:
  *
  * <ul>
- *   <li>The router's view of every node ({@link #all}) is refreshed from the node's containers once
- *       per heartbeat, after CapacityScheduler's allocation for it ({@link #refresh}), and the
- *       short OPPORTUNISTIC containers YARN's allocator places between heartbeats are added as they
- *       are handed out ({@link #placed}). A short application's {@code allocate} call then reads
- *       one small record per node instead of every container of the cluster.
+ *   <li>The router's view of every node ({@link #all}) is taken from the node's containers at most
+ *       once per heartbeat: a heartbeat only marks the node ({@link #refresh}, after
+ *       CapacityScheduler's allocation for it), and the first router read after it walks the node's
+ *       containers. The short OPPORTUNISTIC containers YARN's allocator places between heartbeats
+ *       are added as they are handed out ({@link #placed}). A short application's {@code allocate}
+ *       call then reads one small record per node instead of every container of the cluster, and
+ *       while no short application asks, heartbeats cost a map write, not a walk (under
+ *       asynchronous scheduling the walk on every heartbeat took 17 % of the RM's CPU in {@code
+ *       rota-bench throughput --async}).
  *   <li>{@link DicePlacementAllocator}'s check for a long container ({@link #during}) reads the
  *       node's containers once per heartbeat, on the first request CapacityScheduler offers the
  *       node, not once per request; the node's unallocated resources are read live, so containers
@@ -46,6 +50,7 @@ final class ShortLoads {
   private record InHeartbeat(Heartbeat heartbeat, Tally tally) {}
 
   private final Map<NodeId, ShortPlacement> byNode = new ConcurrentHashMap<>();
+  private final Map<NodeId, SchedulerNode> heartbeatSince = new ConcurrentHashMap<>();
   private final Map<NodeId, InHeartbeat> duringHeartbeat = new ConcurrentHashMap<>();
 
   /** Walks {@code n}'s containers, classifying them by {@code rt}. */
@@ -70,24 +75,45 @@ final class ShortLoads {
     return new Tally(shortRes, shortContainers, longWork);
   }
 
-  /** Takes {@code n}'s load from its containers (once per heartbeat, after allocation). */
-  void refresh(SchedulerNode n, HybridRuntime rt) {
-    byNode.put(n.getNodeID(), ShortPlacement.of(n, tally(n, rt)));
+  /**
+   * {@code n} heartbeated (after allocation): its load is taken from its containers on the next
+   * {@link #all}.
+   */
+  void refresh(SchedulerNode n) {
+    heartbeatSince.put(n.getNodeID(), n);
   }
 
-  /** Counts a short OPPORTUNISTIC container of {@code size} just placed on {@code node}. */
-  void placed(NodeId node, Resource size) {
+  /**
+   * Counts a short OPPORTUNISTIC container of {@code size} just placed on {@code node}, on top of
+   * the node's latest heartbeat (taken first if no reader has taken it yet).
+   */
+  void placed(NodeId node, Resource size, HybridRuntime rt) {
+    catchUp(node, rt);
     byNode.computeIfPresent(node, (id, load) -> load.withShort(size));
   }
 
-  /** The last known load of every node. */
-  Collection<ShortPlacement> all() {
+  /**
+   * The last known load of every node: of its latest heartbeat, plus the short work placed since.
+   */
+  Collection<ShortPlacement> all(HybridRuntime rt) {
+    for (NodeId id : heartbeatSince.keySet()) {
+      catchUp(id, rt);
+    }
     return byNode.values();
+  }
+
+  /** Takes {@code id}'s load from its containers if it heartbeated since; one caller does. */
+  private void catchUp(NodeId id, HybridRuntime rt) {
+    SchedulerNode n = heartbeatSince.remove(id);
+    if (n != null) {
+      byNode.put(id, ShortPlacement.of(n, tally(n, rt)));
+    }
   }
 
   /** Forgets nodes not in {@code live} (they left the cluster). */
   void retain(Set<NodeId> live) {
     byNode.keySet().retainAll(live);
+    heartbeatSince.keySet().retainAll(live);
     duringHeartbeat.keySet().retainAll(live);
   }
 
