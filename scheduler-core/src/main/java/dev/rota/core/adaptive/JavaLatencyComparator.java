@@ -231,6 +231,9 @@ public final class JavaLatencyComparator implements LatencyComparator {
     boolean[] stale = new boolean[0];
     int[] queueStart = new int[1];
     int[] byQueue = new int[0];
+    // per queue: index in byQueue of the first job that may still start a task; the jobs before it
+    // have started every task (a job's next task index only grows), so no grant can go to them
+    int[] head = new int[0];
     boolean capacity;
     // per machine type
     int[] typeFree = new int[0];
@@ -338,6 +341,12 @@ public final class JavaLatencyComparator implements LatencyComparator {
         int j = order[i];
         byQueue[candidate[job[j].queue()]++] = j;
       }
+      System.arraycopy(queueStart, 0, head, 0, nQ);
+      // jobs in submission order: those arrived are a prefix of it, the next arrival is at arrival
+      int arrival = 0;
+      while (arrival < nJ && arrived[order[arrival]]) {
+        arrival++;
+      }
       double t = now;
       while (true) {
         allocate(t);
@@ -347,20 +356,16 @@ public final class JavaLatencyComparator implements LatencyComparator {
             nextT = slotFree[s];
           }
         }
-        for (int j = 0; j < nJ; j++) {
-          if (!arrived[j] && submit[j] < nextT) {
-            nextT = submit[j];
-          }
+        if (arrival < nJ && submit[order[arrival]] < nextT) {
+          nextT = submit[order[arrival]];
         }
         if (nextT == Double.POSITIVE_INFINITY) {
           break;
         }
         t = nextT;
         finishSlots(t);
-        for (int j = 0; j < nJ; j++) {
-          if (!arrived[j] && submit[j] <= t) {
-            arrived[j] = true;
-          }
+        while (arrival < nJ && submit[order[arrival]] <= t) {
+          arrived[order[arrival++]] = true;
         }
       }
       double sum = 0;
@@ -501,7 +506,11 @@ public final class JavaLatencyComparator implements LatencyComparator {
       int d = 0;
       boolean amRoom = amsQ[q] < amLimitQ[q] && amsGroup < amLimitGroup;
       IntraQueuePolicy p = policy[q];
-      for (int i = queueStart[q]; i < queueStart[q + 1]; i++) {
+      int end = queueStart[q + 1];
+      while (head[q] < end && next[byQueue[head[q]]] >= dur[byQueue[head[q]]].length) {
+        head[q]++;
+      }
+      for (int i = head[q]; i < end; i++) {
         int j = byQueue[i];
         if (!arrived[j] || next[j] >= dur[j].length) {
           continue;
@@ -651,6 +660,7 @@ public final class JavaLatencyComparator implements LatencyComparator {
       demand = new int[n];
       stale = new boolean[n];
       queueStart = new int[n + 1];
+      head = new int[n];
     }
 
     private void ensureSlots(int n) {
