@@ -57,11 +57,13 @@ import org.junit.jupiter.api.Timeout;
  * second, in group beta one job ({@value #BETA_TASKS} tasks) in its first leaf. Every queue asks
  * for more than it gets the whole time. The tuner's comparator predicts a lower mean latency when
  * alpha's short job gets most of alpha (shortest job first), so its decision moves alpha's split
- * between its leaves (to 10 / 90 here). The split between the groups stays: both groups hold their
- * share of a full cluster, and the tuner's group bounds count held containers (r^Lower = held + one
- * task, no preemption), so their sum exceeds the cluster and the cluster-level DP keeps the groups
- * proportional (its "overloaded" fallback). Beta's own leaf split also moves, but beta's second
- * leaf is empty, so beta's application keeps what it had: a control.
+ * between its leaves (to 10 / 90 here). The split between the groups is not the tuner's choice
+ * here: both groups hold their share of a full cluster and the tuner's group bounds count held
+ * containers (r^Lower = held + one task, no preemption), so their sum exceeds the cluster and the
+ * cluster-level DP falls back to shares proportional to r^Lower (its "overloaded" case), which
+ * follow what each group holds at that instant: 50 / 50 in most runs, 56.3 / 43.7 in one
+ * CapacityScheduler run (docs/results/adaptiveconfig.md). Beta's own leaf split moves too, but
+ * beta's second leaf is empty, so beta's application keeps what its group gets.
  *
  * <p>The shipped sets ({@code conf/adaptive-fair/}, {@code conf/adaptive/}) run with the scheduling
  * monitor off: the test runs the tuner's interval itself ({@link AdaptiveConfigTuner#editSchedule},
@@ -85,7 +87,7 @@ class TunedQueuesRunningAppsIT {
   static final int LONG_TASKS = 200;
   static final int SHORT_TASKS = 80;
   static final int BETA_TASKS = 400;
-  static final long WINDOW_MS = 6_000;
+  static final long WINDOW_MS = 5_000;
   static final long SAMPLE_MS = 200;
 
   /** The least change of a group's mean containers between the windows the test accepts. */
@@ -175,11 +177,12 @@ class TunedQueuesRunningAppsIT {
         Result r = run("fair", cluster, queues);
         String after = Files.readString(conf.installed(ShippedConf.FAIR_SCHEDULER));
         assertTrue(!after.equals(allocations), "the allocation file was rewritten");
-        // the leaf the tuner raised gets the larger instantaneous fair share of alpha
+        // the leaf the tuner raised has the larger steady fair share of alpha (the instantaneous
+        // one, in the table, was read while the applications ran; they are killed now)
         assertTrue(
-            fs.getQueueManager().getQueue(r.raised()).getFairShare().getMemorySize()
-                > fs.getQueueManager().getQueue(r.lowered()).getFairShare().getMemorySize(),
-            "the raised leaf's fair share is now the larger: " + r.table());
+            fs.getQueueManager().getQueue(r.raised()).getSteadyFairShare().getMemorySize()
+                > fs.getQueueManager().getQueue(r.lowered()).getSteadyFairShare().getMemorySize(),
+            "the raised leaf's steady fair share is now the larger: " + r.table());
       }
     }
   }
@@ -196,7 +199,13 @@ class TunedQueuesRunningAppsIT {
                 Map.of(YarnConfiguration.RM_SCHEDULER_ENABLE_MONITORS, "false"))
             .set(
                 ShippedConf.CAPACITY_SCHEDULER,
-                Map.of(AdaptiveKeys.KEY_MAX_CHANGE_PERCENT, "40"))) {
+                Map.of(
+                    AdaptiveKeys.KEY_MAX_CHANGE_PERCENT,
+                    "40",
+                    // the rule engine's self-check on start and on every refresh is not what this
+                    // test measures (its compile took 8-15 s on a loaded machine)
+                    "yarn.scheduler.rota.rules.self-check.enabled",
+                    "false"))) {
       byte[] file = Files.readAllBytes(conf.installed(ShippedConf.CAPACITY_SCHEDULER));
       try (LoopbackCluster cluster =
           startCluster(
