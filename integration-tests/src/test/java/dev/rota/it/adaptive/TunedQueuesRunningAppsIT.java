@@ -408,6 +408,10 @@ class TunedQueuesRunningAppsIT {
             System.out.println("TunedQueuesRunningAppsIT: could not kill " + id + ": " + e);
           }
         }
+        AdaptiveMetrics metrics = AdaptiveMetrics.current();
+        if (metrics != null) {
+          metrics.unregister(); // this test's tuner: nothing else registered one (monitor off)
+        }
       }
     }
   }
