@@ -319,7 +319,8 @@ final class Analysis {
       Plotter plotter,
       List<TruthWorkloads.Mix> mixes,
       List<GroupConfiguration> grid,
-      List<Cell> cells)
+      List<Cell> cells,
+      boolean byShare)
       throws IOException {
     List<double[]> pts = new ArrayList<>(points(cells));
     pts.sort(Comparator.comparingDouble(p -> p[1]));
@@ -341,7 +342,9 @@ final class Analysis {
       int mm = m;
       List<Cell> cs = cells.stream().filter(k -> k.mix() == mm).toList();
       double[] share =
-          cs.stream().mapToDouble(k -> grid.get(k.config()).queues().get(0).share()).toArray();
+          byShare
+              ? cs.stream().mapToDouble(k -> grid.get(k.config()).queues().get(0).share()).toArray()
+              : cs.stream().mapToDouble(Cell::config).toArray();
       lines.add(
           new Plotter.Line(
               "mix " + m + " YARN", share, cs.stream().mapToDouble(Cell::yarn).toArray()));
@@ -359,7 +362,7 @@ final class Analysis {
     plotter.plot(
         outDir.resolve("config-means.png"),
         "Mean latency per configuration: YARN, comparator, GroupSimulation",
-        "capacity of q0 (q1 = 1 − q0)",
+        byShare ? "capacity of q0 (q1 = 1 − q0)" : "configuration (index in the group's grid)",
         "mean job latency (s)",
         lines,
         false);
