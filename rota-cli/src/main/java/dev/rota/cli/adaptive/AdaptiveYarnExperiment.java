@@ -453,7 +453,9 @@ public final class AdaptiveYarnExperiment implements Experiment {
     }
     List<ReproRow> rows = new ArrayList<>();
     Analysis.rows(rows, mixes, grid, cells, log);
+    Analysis.decisionRows(rows, grid, cells);
     amRows(rows, measured, ams);
+    amConcurrencyRows(rows, measured, mixes, g.queues);
     Analysis.plots(
         base, plotter, mixes, grid, cells, g.queues == 2 && g.kind == SchedulerKind.CAPACITY);
     return new GroupResult(rows, measured.size(), clusterSeconds);
@@ -500,6 +502,69 @@ public final class AdaptiveYarnExperiment implements Experiment {
         new ReproRow(
             name, "am_register_to_first_task_s", null, null, firstTask / jobs, null, null));
     rows.add(new ReproRow(name, "task_overhead_s", null, null, overhead / tasks, null, null));
+  }
+
+  /**
+   * How many AMs ran at once on YARN (a job's AM holds its container from the RM's AM launch to the
+   * RM's finish), per run the most in the group and in any one queue, beside the model's limits
+   * ({@link YarnGroup#groupAmLimit}, {@link YarnGroup#queueAmLimit}).
+   */
+  static void amConcurrencyRows(
+      List<ReproRow> rows,
+      java.util.Map<Run, List<YarnGroup.JobRun>> measured,
+      List<TruthWorkloads.Mix> mixes,
+      int queues) {
+    int groupMax = 0;
+    int queueMax = 0;
+    double groupMean = 0;
+    int atQueueLimit = 0;
+    int queueLimit = YarnGroup.queueAmLimit(BOUNDS);
+    for (var e : measured.entrySet()) {
+      List<TruthJob> jobs = mixes.get(e.getKey().mix()).jobs();
+      List<YarnGroup.JobRun> runs = e.getValue();
+      int runGroup = 0;
+      int[] runQueue = new int[queues];
+      for (YarnGroup.JobRun at : runs) {
+        // the AMs running just after this one launched
+        int all = 0;
+        int[] per = new int[queues];
+        for (YarnGroup.JobRun o : runs) {
+          if (o.amLaunch() <= at.amLaunch() && o.finish() > at.amLaunch()) {
+            all++;
+            per[jobs.get(o.job()).queue()]++;
+          }
+        }
+        runGroup = Math.max(runGroup, all);
+        for (int q = 0; q < queues; q++) {
+          runQueue[q] = Math.max(runQueue[q], per[q]);
+        }
+      }
+      int rq = Arrays.stream(runQueue).max().orElse(0);
+      groupMax = Math.max(groupMax, runGroup);
+      queueMax = Math.max(queueMax, rq);
+      groupMean += runGroup;
+      atQueueLimit += rq >= queueLimit ? 1 : 0;
+    }
+    int n = measured.size();
+    if (n == 0) {
+      return;
+    }
+    String name = "AMs running at once on YARN (RM AM launch to finish), " + n + " runs";
+    String limit = "model limit";
+    rows.add(
+        new ReproRow(
+            name, "group_max", (double) YarnGroup.groupAmLimit(), limit, groupMax, null, null));
+    rows.add(new ReproRow(name, "group_max_mean_over_runs", null, null, groupMean / n, null, null));
+    rows.add(new ReproRow(name, "queue_max", (double) queueLimit, limit, queueMax, null, null));
+    rows.add(
+        new ReproRow(
+            name,
+            "runs_with_a_queue_at_its_limit_pct",
+            null,
+            null,
+            100.0 * atQueueLimit / n,
+            null,
+            null));
   }
 
   /** Five times the jobs' total task time plus a minute: a stuck run ends with a diagnostic. */
