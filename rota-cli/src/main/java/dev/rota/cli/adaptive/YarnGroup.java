@@ -68,11 +68,11 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairSchedule
  * #FAIR_SCHEDULER}: per leaf queue the configuration's {@code weight} and {@code schedulingPolicy}
  * (fifo or fair), {@code minResources} = bounds.min of the group (the model's min share, a fraction
  * of a container here), {@code maxResources} = ⌊min(maxShare, bounds.max) × containers⌋ containers;
- * {@code queueMaxAMShareDefault} = -1 (the AM share check off: it applies to a queue's
- * instantaneous fair share, which for a weight of 1/6 is below one AM container, so a light queue's
- * AM could not start while the other queue is active; the AM limits are the running-application
- * limits above). Preemption is off and continuous scheduling is off (YARN's defaults: containers
- * are assigned on NodeManager heartbeats, as the CapacityScheduler does); {@code
+ * {@code queueMaxAMShareDefault} = -1 (the AM share check off: Hadoop documents it as a fraction of
+ * the queue's fair share, which at weight 1/6 with the other queue active is one container, so the
+ * default half of it could not hold one AM; the AM limits are the running-application limits
+ * above). Preemption is off and continuous scheduling is off (YARN's defaults: containers are
+ * assigned on NodeManager heartbeats, as the CapacityScheduler does); {@code
  * yarn.scheduler.fair.assignmultiple} = true, so one heartbeat may assign several containers, as
  * the CapacityScheduler's default does (the FairScheduler's default assigns one per heartbeat).
  *
