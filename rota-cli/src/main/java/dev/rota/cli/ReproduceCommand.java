@@ -63,6 +63,24 @@ public final class ReproduceCommand implements Callable<Integer> {
               + " running YARN.")
   boolean recorded;
 
+  @Option(
+      names = "--group",
+      paramLabel = "GROUPS",
+      description =
+          "adaptive-yarn only: the groups to run, comma-separated: capacity2, capacity4, fair2 or"
+              + " all (default: all; capacity2 with --quick).")
+  String group;
+
+  @Option(
+      names = "--mixes",
+      paramLabel = "N",
+      defaultValue = "3",
+      description =
+          "adaptive-yarn only: mixes per group in the full run, 1..3 (default: ${DEFAULT-VALUE})."
+              + " Runs are made mix 0 (with its repeats) first, so --recorded --mixes N re-analyses"
+              + " a run cut short after N mixes.")
+  int mixes;
+
   /**
    * Every reproduction: the catalog's, then those that run an embedded YARN cluster, which lives in
    * this module (MiniYARNCluster may not be a dependency of rota-experiments).
@@ -75,11 +93,16 @@ public final class ReproduceCommand implements Callable<Integer> {
 
   private Experiment experiment(String name) {
     if (name.equals("adaptive-yarn")) {
-      return new AdaptiveYarnExperiment(trace, recorded, System.err);
+      return new AdaptiveYarnExperiment(
+          trace,
+          recorded,
+          group == null ? null : AdaptiveYarnExperiment.Group.parse(group),
+          mixes,
+          System.err);
     }
-    if (trace != null || recorded) {
+    if (trace != null || recorded || group != null || mixes != AdaptiveYarnExperiment.MIXES) {
       throw new IllegalArgumentException(
-          "--trace and --recorded apply only to adaptive-yarn, not to " + name);
+          "--trace, --recorded, --group and --mixes apply only to adaptive-yarn, not to " + name);
     }
     return Experiments.get(name);
   }

@@ -2,10 +2,12 @@ package dev.rota.cli.adaptive;
 
 import dev.rota.core.adaptive.GroupConfiguration;
 import dev.rota.core.adaptive.GroupState;
+import dev.rota.core.adaptive.IntraQueuePolicy;
 import dev.rota.core.adaptive.JavaLatencyComparator;
 import dev.rota.core.adaptive.LatencyComparator;
 import dev.rota.core.adaptive.LatencyEstimate;
 import dev.rota.core.adaptive.QueueBounds;
+import dev.rota.core.adaptive.SchedulerKind;
 import dev.rota.core.adaptive.SearchSpace;
 import dev.rota.core.adaptive.truth.GroupSimulation;
 import dev.rota.core.adaptive.truth.TruthJob;
@@ -29,29 +31,30 @@ import java.util.Locale;
 
 /**
  * {@code rota reproduce adaptive-yarn}: the AdaptiveConfig comparator judged against real YARN
- * (issue 16). For each mix of SWIM jobs ({@link YarnMixes}) and each configuration of the paper's
- * CapacityScheduler 2-queue grid (capacities 1/6..5/6, FIFO, every queue within 10%..90%), the mix
- * runs as workload applications (an AM container per job, map then reduce stage, one container per
- * task, {@code sleep} tasks) on an embedded MiniYARNCluster with the stock CapacityScheduler
+ * (issue 16). For each mix of SWIM jobs ({@link YarnMixes}) and each configuration of a group
+ * ({@link Group}: the paper's CapacityScheduler 2-queue grid, 5 of its 4-queue vectors, or its
+ * FairScheduler 2-queue weights × fifo/fair; every queue within 10%..90%), the mix runs as workload
+ * applications (an AM container per job, map then reduce stage, one container per task, {@code
+ * sleep} tasks) on an embedded MiniYARNCluster with the stock CapacityScheduler or FairScheduler
  * configured that way ({@link YarnGroup}), and each job's latency (RM submission to RM finish) is
  * measured. Beside it, for the same jobs and configuration: the Java comparator's estimate (the
  * tuner's default model: AM containers, per-task release), the Drools comparator's (full run only),
  * and {@link GroupSimulation}'s (MapReduce execution). One configuration of the first mix is run
- * {@value #REPEATS} times for YARN's run-to-run spread.
+ * {@value #REPEATS} times per group for YARN's run-to-run spread. Each group starts its own
+ * cluster; its rows are named {@code <group>: ...}.
  *
- * <p>Every run is recorded as {@code runs/<run>.csv} (one line per job) under the output directory;
- * with {@code recorded} the analysis reads those files instead of starting a cluster.
+ * <p>Every run is recorded as {@code runs/<run>.csv} (one line per job) under the group's directory
+ * (the output directory for capacity2, {@code <group>/} below it for the others); with {@code
+ * recorded} the analysis reads those files instead of starting a cluster.
  *
- * <p>{@code --quick}: the first mix under two configurations (1/6 and 5/6), once each, no Drools.
+ * <p>{@code --quick}: capacity2 (unless groups are given), the first mix under its first and last
+ * configuration (1/6 and 5/6), once each, no Drools.
  */
 public final class AdaptiveYarnExperiment implements Experiment {
   public static final int CONTAINERS = 6;
   public static final int MIXES = 3;
   public static final int JOBS_PER_MIX = 10;
   public static final int REPEATS = 3;
-
-  /** The configuration (index in the grid) repeated for the spread: 1/2, 1/2. */
-  static final int REPEATED_CONFIG = 2;
 
   static final String YARN = "YARN";
   static final String SIM = "GroupSimulation";
@@ -61,7 +64,116 @@ public final class AdaptiveYarnExperiment implements Experiment {
 
   private final Path trace;
   private final boolean recorded;
+  private final List<Group> groups;
+  private final int mixes;
   private final PrintStream log;
+
+  /**
+   * The groups of candidate configurations, each on its own cluster. The paper's grids (§4.3) are
+   * Capacity 2 queues = 5, 4 queues = 9, Fair 2 queues = 15 (5 weight pairs × FIFO/Fair/DRF).
+   */
+  public enum Group {
+    /** The paper's 5 two-queue capacity splits, FIFO; runs under the output directory itself. */
+    CAPACITY2("capacity2", SchedulerKind.CAPACITY, 2, false, 2),
+    /**
+     * 5 of the paper's 9 four-queue vectors (class comment of {@link #grid()}), FIFO, with the
+     * model's AM limits as running-application limits.
+     */
+    CAPACITY4("capacity4", SchedulerKind.CAPACITY, 4, true, 1),
+    /**
+     * The paper's 5 two-queue weight pairs × FIFO/Fair leaf policies = 10 (DRF left out: see {@link
+     * #grid()}), on the FairScheduler.
+     */
+    FAIR2("fair2", SchedulerKind.FAIR, 2, true, 5);
+
+    public static final List<Group> ALL = List.of(values());
+
+    final String id;
+    final SchedulerKind kind;
+    final int queues;
+    final boolean amLimits;
+    final int repeated;
+
+    Group(String id, SchedulerKind kind, int queues, boolean amLimits, int repeated) {
+      this.id = id;
+      this.kind = kind;
+      this.queues = queues;
+      this.amLimits = amLimits;
+      this.repeated = repeated;
+    }
+
+    public String id() {
+      return id;
+    }
+
+    /**
+     * The group's configurations.
+     *
+     * <ul>
+     *   <li>capacity2: {@link SearchSpace#paperCapacity}(2), all 5;
+     *   <li>capacity4: of {@link SearchSpace#paperCapacity}(4)'s 9 vectors, the 5 at the corners
+     *       and the centre: (1/12, 1/12, 5/12, 5/12), (1/4 × 4), (5/12, 5/12, 1/12, 1/12), (1/12,
+     *       5/12, 1/12, 5/12), (5/12, 1/12, 5/12, 1/12). The other 4 lie halfway between the centre
+     *       and a corner; leaving them out keeps the widest differences between configurations and
+     *       the run under 15 min;
+     *   <li>fair2: {@link SearchSpace#paperFair}(2) without DRF: with one vcore per 512 MiB
+     *       container on nodes of 3 vcores and 1536 MiB every container's dominant share equals its
+     *       memory share, so DRF orders jobs as Fair does (in the comparator, GroupSimulation and
+     *       YARN), and the FairScheduler accepts a drf leaf only under a drf parent, which the
+     *       tuner's Fair search space also excludes under a fair root.
+     * </ul>
+     */
+    public List<GroupConfiguration> grid() {
+      return switch (this) {
+        case CAPACITY2 -> SearchSpace.paperCapacity(2).configurations();
+        case CAPACITY4 -> {
+          List<GroupConfiguration> all = SearchSpace.paperCapacity(4).configurations();
+          yield List.of(all.get(0), all.get(2), all.get(4), all.get(5), all.get(8));
+        }
+        case FAIR2 ->
+            SearchSpace.paperFair(2).configurations().stream()
+                .filter(c -> c.queues().get(0).policy() != IntraQueuePolicy.DRF)
+                .toList();
+      };
+    }
+
+    /** Where the group's runs and cluster live: capacity2 in {@code out}, others below it. */
+    Path dir(Path out) {
+      return this == CAPACITY2 ? out : out.resolve(id);
+    }
+
+    /** The prefix of the group's application names. */
+    String runPrefix() {
+      return this == CAPACITY2 ? "" : id + "-";
+    }
+
+    /** Parses {@code capacity2|capacity4|fair2|all}, comma-separated. */
+    public static List<Group> parse(String spec) {
+      java.util.Set<Group> out = new java.util.LinkedHashSet<>();
+      for (String part : spec.split(",")) {
+        String p = part.strip().toLowerCase(Locale.ROOT);
+        if (p.equals("all")) {
+          out.addAll(ALL);
+          continue;
+        }
+        Group found = null;
+        for (Group g : values()) {
+          if (g.id.equals(p)) {
+            found = g;
+          }
+        }
+        if (found == null) {
+          throw new IllegalArgumentException(
+              "--group: unknown group '" + part + "' (capacity2, capacity4, fair2 or all)");
+        }
+        out.add(found);
+      }
+      if (out.isEmpty()) {
+        throw new IllegalArgumentException("--group: no group given");
+      }
+      return List.copyOf(out);
+    }
+  }
 
   public AdaptiveYarnExperiment() {
     this(null, false, System.err);
@@ -72,8 +184,22 @@ public final class AdaptiveYarnExperiment implements Experiment {
    * @param recorded analyse the runs recorded under the output directory instead of running YARN
    */
   public AdaptiveYarnExperiment(Path trace, boolean recorded, PrintStream log) {
+    this(trace, recorded, null, MIXES, log);
+  }
+
+  /**
+   * @param groups the groups to run; null = capacity2 with {@code --quick}, all otherwise
+   * @param mixes mixes per group in the full run (1..{@value #MIXES}); {@code --quick} runs 1
+   */
+  public AdaptiveYarnExperiment(
+      Path trace, boolean recorded, List<Group> groups, int mixes, PrintStream log) {
+    if (mixes < 1 || mixes > MIXES) {
+      throw new IllegalArgumentException("--mixes must be 1.." + MIXES + ", got " + mixes);
+    }
     this.trace = trace;
     this.recorded = recorded;
+    this.groups = groups == null ? null : List.copyOf(groups);
+    this.mixes = mixes;
     this.log = log;
   }
 
@@ -85,9 +211,10 @@ public final class AdaptiveYarnExperiment implements Experiment {
   @Override
   public String description() {
     return "AdaptiveConfig's comparator and GroupSimulation against jobs run on a real"
-        + " CapacityScheduler (MiniYARNCluster, 2 queues, 5 capacity splits, SWIM mixes):"
-        + " best found, rank correlation, per-job calibration, YARN's run-to-run spread."
-        + " Options: --trace FILE.tsv, --recorded.";
+        + " CapacityScheduler and FairScheduler (MiniYARNCluster; groups capacity2: 2 queues, 5"
+        + " capacity splits; capacity4: 4 queues, 5 vectors; fair2: 2 queues, 5 weight pairs ×"
+        + " fifo/fair; SWIM mixes): best found, rank correlation, per-job calibration, YARN's"
+        + " run-to-run spread. Options: --group, --mixes N, --trace FILE.tsv, --recorded.";
   }
 
   /** One planned run: a mix, a configuration, a repeat. */
@@ -120,22 +247,90 @@ public final class AdaptiveYarnExperiment implements Experiment {
     if (!Files.isRegularFile(tracePath)) {
       throw new NoSuchFileException(tracePath.toString(), null, "SWIM trace (--trace) not found");
     }
-    List<TruthWorkloads.Mix> mixes =
-        YarnMixes.swim(tracePath, quick ? 1 : MIXES, JOBS_PER_MIX, CONTAINERS);
-    List<GroupConfiguration> grid = SearchSpace.paperCapacity(YarnMixes.QUEUES).configurations();
+    int nMixes = quick ? 1 : mixes;
+    List<TruthWorkloads.Mix> twoQueueMixes =
+        YarnMixes.swim(tracePath, nMixes, JOBS_PER_MIX, CONTAINERS);
+    List<Group> selected = groups != null ? groups : quick ? List.of(Group.CAPACITY2) : Group.ALL;
+    List<ReproRow> rows = new ArrayList<>();
+    int yarnRuns = 0;
+    double clusterSeconds = 0;
+    for (Group g : selected) {
+      List<TruthWorkloads.Mix> groupMixes =
+          twoQueueMixes.stream().map(m -> m.withQueues(g.queues)).toList();
+      GroupResult r = runGroup(g, quick, outDir, plotter, groupMixes);
+      for (ReproRow row : r.rows()) {
+        rows.add(
+            new ReproRow(
+                g.id + ": " + row.caseName(),
+                row.metric(),
+                row.reference(),
+                row.referenceName(),
+                row.rota(),
+                row.baseline(),
+                row.baselineName()));
+      }
+      yarnRuns += r.runs();
+      clusterSeconds += r.clusterSeconds();
+    }
+    double total = (System.nanoTime() - t0) / 1e9;
+    rows.add(new ReproRow("run time", "yarn_runs", null, yarnRuns, null, null));
+    if (!recorded) {
+      rows.add(new ReproRow("run time", "cluster_wall_s", null, clusterSeconds, null, null));
+    }
+    log.printf(
+        Locale.ROOT,
+        "[adaptive-yarn] %d YARN runs (%s), %.1f s in all%n",
+        yarnRuns,
+        recorded ? "recorded" : "measured now",
+        total);
+    return rows;
+  }
+
+  /** One group's rows, its number of YARN runs and its cluster's wall time. */
+  record GroupResult(List<ReproRow> rows, int runs, double clusterSeconds) {}
+
+  /**
+   * The runs of one group, in analysis order: every mix under every configuration, then the repeats
+   * of mix 0's repeated configuration.
+   */
+  static List<Run> plan(Group g, boolean quick, int mixCount) {
+    List<GroupConfiguration> grid = g.grid();
     List<Integer> configs = quick ? List.of(0, grid.size() - 1) : rangeList(grid.size());
     List<Run> runs = new ArrayList<>();
-    for (int m = 0; m < mixes.size(); m++) {
+    for (int m = 0; m < mixCount; m++) {
       for (int c : configs) {
         runs.add(new Run(m, c, 0));
       }
     }
     if (!quick) {
       for (int r = 1; r < REPEATS; r++) {
-        runs.add(new Run(0, REPEATED_CONFIG, r));
+        runs.add(new Run(0, g.repeated, r));
       }
     }
-    Path runDir = Files.createDirectories(outDir.resolve("runs"));
+    return runs;
+  }
+
+  /**
+   * The order the runs are made in: mix 0, its repeats, then the other mixes, so that a run cut
+   * short still leaves whole mixes with their spread ({@code --mixes} re-analyses them).
+   */
+  static List<Run> executionOrder(List<Run> plan) {
+    List<Run> out = new ArrayList<>();
+    plan.stream().filter(r -> r.mix() == 0 && r.repeat() == 0).forEach(out::add);
+    plan.stream().filter(r -> r.repeat() > 0).forEach(out::add);
+    plan.stream().filter(r -> r.mix() > 0).forEach(out::add);
+    return out;
+  }
+
+  private GroupResult runGroup(
+      Group g, boolean quick, Path outDir, Plotter plotter, List<TruthWorkloads.Mix> mixes)
+      throws IOException {
+    List<GroupConfiguration> grid = g.grid();
+    List<Run> runs = plan(g, quick, mixes.size());
+    List<Integer> configs =
+        runs.stream().filter(r -> r.mix() == 0 && r.repeat() == 0).map(Run::config).toList();
+    Path base = g.dir(outDir);
+    Path runDir = Files.createDirectories(base.resolve("runs"));
     java.util.Map<Run, List<YarnGroup.JobRun>> measured = new java.util.LinkedHashMap<>();
     double clusterSeconds = 0;
     if (recorded) {
@@ -143,18 +338,21 @@ public final class AdaptiveYarnExperiment implements Experiment {
         measured.put(r, RunCsv.read(runDir.resolve(r.id() + ".csv")));
       }
     } else {
+      java.util.Map<Run, List<YarnGroup.JobRun>> made = new java.util.HashMap<>();
       long c0 = System.nanoTime();
-      try (YarnGroup g =
-          YarnGroup.start(outDir.resolve("cluster"), YarnMixes.QUEUES, grid.get(0), BOUNDS)) {
-        for (Run r : runs) {
+      try (YarnGroup y =
+          YarnGroup.start(
+              base.resolve("cluster"), g.kind, g.queues, grid.get(0), BOUNDS, g.amLimits)) {
+        for (Run r : executionOrder(runs)) {
           GroupConfiguration c = grid.get(r.config());
-          g.apply(c, BOUNDS);
+          y.apply(c, BOUNDS);
           List<TruthJob> jobs = mixes.get(r.mix()).jobs();
           long r0 = System.nanoTime();
-          List<YarnGroup.JobRun> out = g.run(r.id(), jobs, timeout(jobs));
+          List<YarnGroup.JobRun> out = y.run(g.runPrefix() + r.id(), jobs, timeout(jobs));
           log.printf(
               Locale.ROOT,
-              "[adaptive-yarn] %s %s under %s: mean latency %.2f s (%.1f s wall)%n",
+              "[adaptive-yarn] %s %s %s under %s: mean latency %.2f s (%.1f s wall)%n",
+              g.id,
               r.id(),
               mixes.get(r.mix()).name(),
               c.label(),
@@ -164,17 +362,20 @@ public final class AdaptiveYarnExperiment implements Experiment {
           Files.deleteIfExists(runDir.resolve(r.id() + "-am.csv")); // a former run's
           RunCsv.write(csv, mixes.get(r.mix()).name(), c.label(), out);
           // the analysis reads what was recorded, so that --recorded gives the same figures
-          measured.put(r, RunCsv.read(csv));
+          made.put(r, RunCsv.read(csv));
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IOException("interrupted while running YARN", e);
       }
+      for (Run r : runs) {
+        measured.put(r, made.get(r));
+      }
       clusterSeconds = (System.nanoTime() - c0) / 1e9;
     }
     // the AMs' own logs (kept by the NodeManagers), per run: parsed once, recorded beside the run
     java.util.Map<Run, List<AmLogs.JobAm>> ams = new java.util.LinkedHashMap<>();
-    Path clusterWork = outDir.resolve("cluster").resolve("work");
+    Path clusterWork = base.resolve("cluster").resolve("work");
     for (var e : measured.entrySet()) {
       Path amFile = runDir.resolve(e.getKey().id() + "-am.csv");
       if (!Files.isRegularFile(amFile)) {
@@ -195,7 +396,8 @@ public final class AdaptiveYarnExperiment implements Experiment {
       for (YarnGroup.JobRun j : e.getValue()) {
         if (!j.succeeded() || !Double.isFinite(j.latency())) {
           throw new IOException(
-              "run "
+              g.id
+                  + " run "
                   + e.getKey().id()
                   + ": job "
                   + j.job()
@@ -214,7 +416,7 @@ public final class AdaptiveYarnExperiment implements Experiment {
     List<Cell> cells = new ArrayList<>();
     for (int m = 0; m < mixes.size(); m++) {
       TruthWorkloads.Mix mix = mixes.get(m);
-      GroupState state = ComparatorInputs.offline(mix.name(), mix.jobs(), YarnMixes.QUEUES, BOUNDS);
+      GroupState state = ComparatorInputs.offline(mix.name(), mix.jobs(), g.queues, BOUNDS);
       for (int c : configs) {
         GroupConfiguration cfg = grid.get(c);
         LatencyEstimate est = java.estimate(state, cfg, CONTAINERS);
@@ -251,20 +453,12 @@ public final class AdaptiveYarnExperiment implements Experiment {
     }
     List<ReproRow> rows = new ArrayList<>();
     Analysis.rows(rows, mixes, grid, cells, log);
+    Analysis.decisionRows(rows, grid, cells);
     amRows(rows, measured, ams);
-    Analysis.plots(outDir, plotter, mixes, grid, cells);
-    double total = (System.nanoTime() - t0) / 1e9;
-    rows.add(new ReproRow("run time", "yarn_runs", null, measured.size(), null, null));
-    if (!recorded) {
-      rows.add(new ReproRow("run time", "cluster_wall_s", null, clusterSeconds, null, null));
-    }
-    log.printf(
-        Locale.ROOT,
-        "[adaptive-yarn] %d YARN runs (%s), %.1f s in all%n",
-        measured.size(),
-        recorded ? "recorded" : "measured now",
-        total);
-    return rows;
+    amConcurrencyRows(rows, measured, mixes, g.queues);
+    Analysis.plots(
+        base, plotter, mixes, grid, cells, g.queues == 2 && g.kind == SchedulerKind.CAPACITY);
+    return new GroupResult(rows, measured.size(), clusterSeconds);
   }
 
   /**
@@ -308,6 +502,69 @@ public final class AdaptiveYarnExperiment implements Experiment {
         new ReproRow(
             name, "am_register_to_first_task_s", null, null, firstTask / jobs, null, null));
     rows.add(new ReproRow(name, "task_overhead_s", null, null, overhead / tasks, null, null));
+  }
+
+  /**
+   * How many AMs ran at once on YARN (a job's AM holds its container from the RM's AM launch to the
+   * RM's finish), per run the most in the group and in any one queue, beside the model's limits
+   * ({@link YarnGroup#groupAmLimit}, {@link YarnGroup#queueAmLimit}).
+   */
+  static void amConcurrencyRows(
+      List<ReproRow> rows,
+      java.util.Map<Run, List<YarnGroup.JobRun>> measured,
+      List<TruthWorkloads.Mix> mixes,
+      int queues) {
+    int groupMax = 0;
+    int queueMax = 0;
+    double groupMean = 0;
+    int atQueueLimit = 0;
+    int queueLimit = YarnGroup.queueAmLimit(BOUNDS);
+    for (var e : measured.entrySet()) {
+      List<TruthJob> jobs = mixes.get(e.getKey().mix()).jobs();
+      List<YarnGroup.JobRun> runs = e.getValue();
+      int runGroup = 0;
+      int[] runQueue = new int[queues];
+      for (YarnGroup.JobRun at : runs) {
+        // the AMs running just after this one launched
+        int all = 0;
+        int[] per = new int[queues];
+        for (YarnGroup.JobRun o : runs) {
+          if (o.amLaunch() <= at.amLaunch() && o.finish() > at.amLaunch()) {
+            all++;
+            per[jobs.get(o.job()).queue()]++;
+          }
+        }
+        runGroup = Math.max(runGroup, all);
+        for (int q = 0; q < queues; q++) {
+          runQueue[q] = Math.max(runQueue[q], per[q]);
+        }
+      }
+      int rq = Arrays.stream(runQueue).max().orElse(0);
+      groupMax = Math.max(groupMax, runGroup);
+      queueMax = Math.max(queueMax, rq);
+      groupMean += runGroup;
+      atQueueLimit += rq >= queueLimit ? 1 : 0;
+    }
+    int n = measured.size();
+    if (n == 0) {
+      return;
+    }
+    String name = "AMs running at once on YARN (RM AM launch to finish), " + n + " runs";
+    String limit = "model limit";
+    rows.add(
+        new ReproRow(
+            name, "group_max", (double) YarnGroup.groupAmLimit(), limit, groupMax, null, null));
+    rows.add(new ReproRow(name, "group_max_mean_over_runs", null, null, groupMean / n, null, null));
+    rows.add(new ReproRow(name, "queue_max", (double) queueLimit, limit, queueMax, null, null));
+    rows.add(
+        new ReproRow(
+            name,
+            "runs_with_a_queue_at_its_limit_pct",
+            null,
+            null,
+            100.0 * atQueueLimit / n,
+            null,
+            null));
   }
 
   /** Five times the jobs' total task time plus a minute: a stuck run ends with a diagnostic. */

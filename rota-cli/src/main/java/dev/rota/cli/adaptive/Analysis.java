@@ -276,6 +276,81 @@ final class Analysis {
     rows.add(new ReproRow(lin, "mean_abs_residual_s", null, null, res / n, null, null));
   }
 
+  /**
+   * Two checks of the decisions inside a configuration, on every cell's first run.
+   *
+   * <ul>
+   *   <li>AM order: over every pair of jobs of a run, how often YARN launched their AMs in the
+   *       other order than the comparator grants them (pairs the comparator grants at the same
+   *       instant are left out);
+   *   <li>leaf policy (groups whose grid has the same weights under FIFO and Fair): per mix and
+   *       weight vector, whether the comparator and YARN prefer the same policy.
+   * </ul>
+   */
+  static void decisionRows(List<ReproRow> rows, List<GroupConfiguration> grid, List<Cell> cells) {
+    long pairs = 0;
+    long discordant = 0;
+    for (Cell c : cells) {
+      List<YarnGroup.JobRun> r = c.yarnRuns().get(0);
+      for (int i = 0; i < r.size(); i++) {
+        for (int j = i + 1; j < r.size(); j++) {
+          double gi = r.get(i).plannedSubmit() + c.comparatorWaits()[i];
+          double gj = r.get(j).plannedSubmit() + c.comparatorWaits()[j];
+          if (Math.abs(gi - gj) <= 1e-9) {
+            continue;
+          }
+          pairs++;
+          double yi = r.get(i).amLaunch();
+          double yj = r.get(j).amLaunch();
+          if ((gi < gj) != (yi < yj)) {
+            discordant++;
+          }
+        }
+      }
+    }
+    String ord = "AM start order, YARN against the comparator, " + pairs + " job pairs";
+    rows.add(
+        new ReproRow(
+            ord, "discordant_pairs_pct", null, null, 100.0 * discordant / pairs, null, null));
+    int agree = 0;
+    int n = 0;
+    double yarnDiff = 0;
+    for (Cell fifo : cells) {
+      GroupConfiguration f = grid.get(fifo.config());
+      if (f.kind() != dev.rota.core.adaptive.SchedulerKind.FAIR
+          || f.queues().get(0).policy() != dev.rota.core.adaptive.IntraQueuePolicy.FIFO) {
+        continue;
+      }
+      for (Cell fair : cells) {
+        GroupConfiguration g = grid.get(fair.config());
+        if (fair.mix() != fifo.mix()
+            || g.queues().get(0).policy() != dev.rota.core.adaptive.IntraQueuePolicy.FAIR
+            || !sameWeights(f, g)) {
+          continue;
+        }
+        n++;
+        agree += (fifo.yarn() < fair.yarn()) == (fifo.comparator() < fair.comparator()) ? 1 : 0;
+        yarnDiff += 100 * Math.abs(fifo.yarn() - fair.yarn()) / Math.min(fifo.yarn(), fair.yarn());
+      }
+    }
+    if (n > 0) {
+      String pol = "leaf policy fifo vs fair at the same weights, " + n + " (mix, weights) pairs";
+      rows.add(
+          new ReproRow(
+              pol, "comparator_agrees_with_yarn_pct", null, null, 100.0 * agree / n, null, null));
+      rows.add(new ReproRow(pol, "yarn_difference_mean_pct", null, null, yarnDiff / n, null, null));
+    }
+  }
+
+  private static boolean sameWeights(GroupConfiguration a, GroupConfiguration b) {
+    for (int q = 0; q < a.size(); q++) {
+      if (Math.abs(a.queues().get(q).share() - b.queues().get(q).share()) > 1e-12) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Least-squares {a, b} of y = a + b x. */
   static double[] fit(double[] x, double[] y) {
     double mx = mean(x);
@@ -319,7 +394,8 @@ final class Analysis {
       Plotter plotter,
       List<TruthWorkloads.Mix> mixes,
       List<GroupConfiguration> grid,
-      List<Cell> cells)
+      List<Cell> cells,
+      boolean byShare)
       throws IOException {
     List<double[]> pts = new ArrayList<>(points(cells));
     pts.sort(Comparator.comparingDouble(p -> p[1]));
@@ -341,7 +417,9 @@ final class Analysis {
       int mm = m;
       List<Cell> cs = cells.stream().filter(k -> k.mix() == mm).toList();
       double[] share =
-          cs.stream().mapToDouble(k -> grid.get(k.config()).queues().get(0).share()).toArray();
+          byShare
+              ? cs.stream().mapToDouble(k -> grid.get(k.config()).queues().get(0).share()).toArray()
+              : cs.stream().mapToDouble(Cell::config).toArray();
       lines.add(
           new Plotter.Line(
               "mix " + m + " YARN", share, cs.stream().mapToDouble(Cell::yarn).toArray()));
@@ -359,7 +437,7 @@ final class Analysis {
     plotter.plot(
         outDir.resolve("config-means.png"),
         "Mean latency per configuration: YARN, comparator, GroupSimulation",
-        "capacity of q0 (q1 = 1 − q0)",
+        byShare ? "capacity of q0 (q1 = 1 − q0)" : "configuration (index in the group's grid)",
         "mean job latency (s)",
         lines,
         false);
