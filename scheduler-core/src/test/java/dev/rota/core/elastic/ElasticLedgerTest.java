@@ -119,11 +119,43 @@ class ElasticLedgerTest {
    */
   @Test
   void fitsAndFitMaskAgreeWithASlotBySlotCheck() {
-    java.util.SplittableRandom rnd = new java.util.SplittableRandom(7);
+    int[] overCommitted = {0};
+    int checked =
+        onRandomLedgers(
+            7,
+            (l, w) -> {
+              int mask = l.fitMask(w);
+              boolean all = true;
+              for (ElasticResource r : ElasticResource.all()) {
+                boolean with = fitsSlotBySlot(l, w, r, true);
+                boolean alone = fitsSlotBySlot(l, w, r, false);
+                all &= with;
+                overCommitted[0] += alone ? 0 : 1;
+                assertEquals(with, (mask & (1 << (NodeLedger.FITS_WITH + r.ordinal()))) != 0);
+                assertEquals(alone, (mask & (1 << (NodeLedger.FITS_ALONE + r.ordinal()))) != 0);
+                boolean restricted = with;
+                for (ElasticResource o : ElasticResource.all()) {
+                  restricted &= o == r || fitsSlotBySlot(l, w, o, false);
+                }
+                assertEquals(restricted, l.fits(w.restrictedTo(java.util.Set.of(r))));
+              }
+              assertEquals(all, l.fits(w));
+            });
+    assertTrue(checked > 1000, "checks made: " + checked);
+    assertTrue(overCommitted[0] > 0, "no over-committed ledger was met");
+  }
+
+  /**
+   * Runs random sequences of commits, replaces, releases and advances (the ring wrapping) on 200
+   * ledgers of a 12-slot horizon, and between them hands {@code check} the ledger and a random
+   * waiting series; returns how many checks were made.
+   */
+  private static int onRandomLedgers(
+      long seed, java.util.function.BiConsumer<NodeLedger, DemandSeries> check) {
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
     ElasticSettings settings = new ElasticSettings(3, 12);
     Resource cap = Resource.of(1000, 10, 100, 50);
     int checked = 0;
-    int overCommitted = 0;
     for (int round = 0; round < 200; round++) {
       NodeLedger l = new NodeLedger(cap, settings);
       int ids = 0;
@@ -138,29 +170,12 @@ class ElasticLedgerTest {
         } else if (what < 7) {
           l.advanceTo(l.currentSlot() + rnd.nextInt(5));
         } else {
-          DemandSeries w = random(rnd, 1 + rnd.nextInt(12), rnd.nextBoolean());
-          int mask = l.fitMask(w);
-          boolean all = true;
-          for (ElasticResource r : ElasticResource.all()) {
-            boolean with = fitsSlotBySlot(l, w, r, true);
-            boolean alone = fitsSlotBySlot(l, w, r, false);
-            all &= with;
-            overCommitted += alone ? 0 : 1;
-            assertEquals(with, (mask & (1 << (NodeLedger.FITS_WITH + r.ordinal()))) != 0);
-            assertEquals(alone, (mask & (1 << (NodeLedger.FITS_ALONE + r.ordinal()))) != 0);
-            boolean restricted = with;
-            for (ElasticResource o : ElasticResource.all()) {
-              restricted &= o == r || fitsSlotBySlot(l, w, o, false);
-            }
-            assertEquals(restricted, l.fits(w.restrictedTo(java.util.Set.of(r))));
-          }
-          assertEquals(all, l.fits(w));
+          check.accept(l, random(rnd, 1 + rnd.nextInt(12), rnd.nextBoolean()));
           checked++;
         }
       }
     }
-    assertTrue(checked > 1000, "checks made: " + checked);
-    assertTrue(overCommitted > 0, "no over-committed ledger was met");
+    return checked;
   }
 
   /**
@@ -171,40 +186,23 @@ class ElasticLedgerTest {
    */
   @Test
   void thetaEqualsTheSlotBySlotIntegral() {
-    java.util.SplittableRandom rnd = new java.util.SplittableRandom(11);
-    ElasticSettings settings = new ElasticSettings(3, 12);
-    Resource cap = Resource.of(1000, 10, 100, 50);
-    int checked = 0;
-    for (int round = 0; round < 200; round++) {
-      NodeLedger l = new NodeLedger(cap, settings);
-      int ids = 0;
-      for (int op = 0; op < 30; op++) {
-        int what = rnd.nextInt(10);
-        if (what < 4) {
-          l.commit("e" + ids++, "J", random(rnd, 1 + rnd.nextInt(12), rnd.nextBoolean()));
-        } else if (what < 5 && ids > 0) {
-          l.replace("e" + rnd.nextInt(ids), "J", random(rnd, 1 + rnd.nextInt(12), false));
-        } else if (what < 6 && ids > 0) {
-          l.release("e" + rnd.nextInt(ids));
-        } else if (what < 7) {
-          l.advanceTo(l.currentSlot() + rnd.nextInt(5));
-        } else {
-          DemandSeries w = random(rnd, 1 + rnd.nextInt(12), rnd.nextBoolean());
-          long finish = l.earliestFinish().orElse(Long.MAX_VALUE);
-          long withEnd = Math.min(l.currentSlot() + w.length(), finish);
-          long aloneEnd = l.earliestFinish().orElse(l.currentSlot());
-          Fragmentation with = l.fragmentationWith(w);
-          Fragmentation alone = l.fragmentation();
-          assertEquals(withEnd - l.currentSlot(), with.slots());
-          assertEquals(aloneEnd - l.currentSlot(), alone.slots());
-          for (ElasticResource r : ElasticResource.all()) {
-            assertEquals(integral(l, r, withEnd, w), with.remaining(r), r + " with a candidate");
-            assertEquals(integral(l, r, aloneEnd, null), alone.remaining(r), r + " alone");
-          }
-          checked++;
-        }
-      }
-    }
+    int checked =
+        onRandomLedgers(
+            11,
+            (l, w) -> {
+              long finish = l.earliestFinish().orElse(Long.MAX_VALUE);
+              long withEnd = Math.min(l.currentSlot() + w.length(), finish);
+              long aloneEnd = l.earliestFinish().orElse(l.currentSlot());
+              Fragmentation with = l.fragmentationWith(w);
+              Fragmentation alone = l.fragmentation();
+              assertEquals(withEnd - l.currentSlot(), with.slots());
+              assertEquals(aloneEnd - l.currentSlot(), alone.slots());
+              for (ElasticResource r : ElasticResource.all()) {
+                assertEquals(
+                    integral(l, r, withEnd, w), with.remaining(r), r + " with a candidate");
+                assertEquals(integral(l, r, aloneEnd, null), alone.remaining(r), r + " alone");
+              }
+            });
     assertTrue(checked > 1000, "checks made: " + checked);
   }
 
