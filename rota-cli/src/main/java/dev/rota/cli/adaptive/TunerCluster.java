@@ -149,10 +149,22 @@ final class TunerCluster implements AutoCloseable {
     return new double[] {q0, Math.rint((100 - q0) * 1e4) / 1e4};
   }
 
+  /**
+   * The leaf queues' maximum-capacity, percent of the group: {@link #ELASTIC_MAX}, or the capacity
+   * plus {@value #HARD_SLACK_PCT} points. The slack is needed because the capacities are written
+   * with 4 decimals: 33.3333 % of 6 containers of 512 MiB is 1023.99 MiB, less than the 2
+   * containers it stands for, and a queue of maximum 33.3333 % holds its first AM and never gets a
+   * task container (measured: a first full run stalled there until its timeout). 0.01 points of 6
+   * containers is far less than one container.
+   */
   static double[] maximums(Setting s) {
     double[] c = capacities(s);
-    return s.elastic() ? new double[] {100 * ELASTIC_MAX, 100 * ELASTIC_MAX} : c;
+    return s.elastic()
+        ? new double[] {100 * ELASTIC_MAX, 100 * ELASTIC_MAX}
+        : new double[] {c[0] + HARD_SLACK_PCT, c[1] + HARD_SLACK_PCT};
   }
+
+  static final double HARD_SLACK_PCT = 0.01;
 
   /** Writes {@code s} as capacity-scheduler.xml, with the tuner's keys. */
   static void write(Path conf, Setting s, double intervalSeconds) throws IOException {
