@@ -6,12 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.experiments.Plotter;
 import dev.rota.experiments.ReproRow;
+import dev.rota.experiments.catalog.Experiments;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,6 +26,11 @@ import org.junit.jupiter.api.io.TempDir;
  * figures chosen so that every statistic can be worked out by hand).
  */
 class AdaptiveYarnTuningRecordedTest {
+  static final Path RESULTS =
+      Path.of(System.getProperty("rota.root.dir", ".."))
+          .toAbsolutePath()
+          .normalize()
+          .resolve("docs/results/adaptiveconfig");
 
   private static List<ReproRow> analyse(Path dir) throws IOException, URISyntaxException {
     Path runs = Files.createDirectories(dir.resolve("runs"));
@@ -131,5 +140,33 @@ class AdaptiveYarnTuningRecordedTest {
     Files.writeString(runs.resolve("tuned-r0.csv"), TuningRuns.JOBS_HEADER + "\nx,1\n");
     IOException bad = assertThrows(IOException.class, () -> e.run(true, dir, Plotter.NONE));
     assertTrue(bad.getMessage().contains("line 2"), bad.getMessage());
+  }
+
+  /**
+   * The committed full run (docs/results/adaptiveconfig/adaptive-yarn-tuning/runs) re-analysed
+   * gives exactly the committed JSON, but for the cluster's wall time, which only a live run has.
+   */
+  @Test
+  void theCommittedRunsGiveTheCommittedResults(@TempDir Path dir) throws IOException {
+    Path runs = Files.createDirectories(dir.resolve("runs"));
+    try (Stream<Path> files = Files.list(RESULTS.resolve("adaptive-yarn-tuning/runs"))) {
+      for (Path f : files.toList()) {
+        Files.copy(f, runs.resolve(f.getFileName()));
+      }
+    }
+    List<ReproRow> rows =
+        new ArrayList<>(
+            new AdaptiveYarnTuningExperiment(true, new PrintStream(PrintStream.nullOutputStream()))
+                .run(false, dir, Plotter.NONE));
+    String committed = Files.readString(RESULTS.resolve("adaptive-yarn-tuning.json"));
+    Matcher wall =
+        Pattern.compile("\"metric\": \"cluster_wall_s\",[^}]*\"rota\": ([0-9.eE+-]+)")
+            .matcher(committed);
+    assertTrue(wall.find(), "the committed JSON has the cluster's wall time");
+    rows.add(
+        new ReproRow(
+            "run time", "cluster_wall_s", null, Double.parseDouble(wall.group(1)), null, null));
+    assertEquals(committed, Experiments.toJson("adaptive-yarn-tuning", rows));
+    assertTrue(Files.isRegularFile(dir.resolve("tuner-capacities.csv")));
   }
 }
