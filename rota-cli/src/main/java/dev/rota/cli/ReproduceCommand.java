@@ -1,6 +1,7 @@
 package dev.rota.cli;
 
 import dev.rota.cli.adaptive.AdaptiveYarnExperiment;
+import dev.rota.cli.adaptive.AdaptiveYarnTuningExperiment;
 import dev.rota.core.metrics.TextTable;
 import dev.rota.experiments.Experiment;
 import dev.rota.experiments.ReproRow;
@@ -59,8 +60,8 @@ public final class ReproduceCommand implements Callable<Integer> {
   @Option(
       names = "--recorded",
       description =
-          "adaptive-yarn only: analyse the runs recorded under --out (runs/*.csv) instead of"
-              + " running YARN.")
+          "adaptive-yarn and adaptive-yarn-tuning only: analyse the runs recorded under --out"
+              + " (runs/*.csv) instead of running YARN.")
   boolean recorded;
 
   @Option(
@@ -88,6 +89,7 @@ public final class ReproduceCommand implements Callable<Integer> {
   static List<Experiment> all() {
     List<Experiment> out = new java.util.ArrayList<>(Experiments.all());
     out.add(new AdaptiveYarnExperiment());
+    out.add(new AdaptiveYarnTuningExperiment());
     return out;
   }
 
@@ -100,9 +102,17 @@ public final class ReproduceCommand implements Callable<Integer> {
           mixes,
           System.err);
     }
+    if (name.equals("adaptive-yarn-tuning")
+        && trace == null
+        && group == null
+        && mixes == AdaptiveYarnExperiment.MIXES) {
+      return new AdaptiveYarnTuningExperiment(recorded, System.err);
+    }
     if (trace != null || recorded || group != null || mixes != AdaptiveYarnExperiment.MIXES) {
       throw new IllegalArgumentException(
-          "--trace, --recorded, --group and --mixes apply only to adaptive-yarn, not to " + name);
+          "--trace, --group and --mixes apply only to adaptive-yarn, --recorded to adaptive-yarn"
+              + " and adaptive-yarn-tuning, not to "
+              + name);
     }
     return Experiments.get(name);
   }
