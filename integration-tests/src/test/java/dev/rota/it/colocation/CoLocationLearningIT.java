@@ -28,6 +28,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ApplicationReport;
 import org.apache.hadoop.yarn.api.records.NodeAttribute;
@@ -203,10 +204,16 @@ class CoLocationLearningIT {
   }
 
   private static void await(String what, long timeoutMs, BooleanSupplier done) throws Exception {
+    await(() -> what, timeoutMs, done);
+  }
+
+  /** Waits for {@code done}; on a timeout the message is {@code what} as it reads then. */
+  private static void await(Supplier<String> what, long timeoutMs, BooleanSupplier done)
+      throws Exception {
     long deadline = System.nanoTime() + timeoutMs * 1_000_000;
     while (!done.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + timeoutMs + " ms waiting for " + what);
+        throw new AssertionError("timed out after " + timeoutMs + " ms waiting for " + what.get());
       }
       Thread.sleep(50);
     }
@@ -265,26 +272,27 @@ class CoLocationLearningIT {
     // c0: the running CPU-bound application every partner is measured beside
     apps.put("c0", submit("c0", WorkloadSpec.Load.CPU, ANCHOR_TASK_MS));
     await(
-        "c0's AM and " + k + " tasks running (learner " + learner.stats() + ")",
+        () -> "c0's AM and " + k + " tasks running (learner " + learner.stats() + ")",
         120_000,
         () -> watchAgent.getAsBoolean() || containersOf(apps.get("c0")) == 1 + k);
     // the teaching rounds: c1, then d1, each alone in the queue
     long admitted = learner.stats().admissions();
     apps.put("c1", submit("c1", WorkloadSpec.Load.CPU, TASK_MS));
     await(
-        "c1 admitted beside c0 (learner " + learner.stats() + ")",
+        () -> "c1 admitted beside c0 (learner " + learner.stats() + ")",
         120_000,
         () -> watchAgent.getAsBoolean() || learner.stats().admissions() == admitted + 1);
     apps.put("d1", submit("d1", WorkloadSpec.Load.DISK, TASK_MS));
     await(
-        "d1 admitted after c1 (learner " + learner.stats() + ")",
+        () -> "d1 admitted after c1 (learner " + learner.stats() + ")",
         120_000,
         () -> watchAgent.getAsBoolean() || learner.stats().admissions() == admitted + 2);
     // the probe: c2 then d2 wait while d1 runs; FIFO would take c2
     apps.put("c2", submit("c2", WorkloadSpec.Load.CPU, TASK_MS));
     apps.put("d2", submit("d2", WorkloadSpec.Load.DISK, TASK_MS));
     await(
-        "the probe's admission after d1 (learner " + learner.stats() + ", steps " + steps + ")",
+        () ->
+            "the probe's admission after d1 (learner " + learner.stats() + ", steps " + steps + ")",
         120_000,
         () ->
             watchAgent.getAsBoolean()
@@ -296,7 +304,7 @@ class CoLocationLearningIT {
       kindOf.put(e.getKey(), e.getKey().startsWith("c") ? "CPU" : "DISK");
     }
 
-    // nothing more to learn: end the probe's loser and c0
+    // nothing more to learn: end c2 (never admitted), d2 and c0
     for (String name : List.of("c2", "d2", "c0")) {
       client.killApplication(apps.get(name));
     }
