@@ -67,7 +67,7 @@ import org.junit.jupiter.api.Test;
  * is sampled and at the end; <b>admission follows it</b>: the probe's admission was sampled beside
  * CPU alone, over {CPU, DISK}, with the learner's π(DISK | CPU) at that moment (to 1e-12), and
  * admitted d2 although FIFO's head was c2; the preferences are saved and parse back; {@code rota
- * status} shows the learned partner. Then c2 and c0 are killed (nothing more to learn).
+ * status} shows the learned partner. Then c2, d2 and c0 are killed (nothing more to learn).
  */
 class CoLocationLearningIT {
   /** π(DISK | CPU) must be above this when the probe is sampled (0.5 before any learning). */
