@@ -40,10 +40,12 @@ import java.util.logging.Logger;
  *   <li><b>Ordering ({@link #rank}).</b> Submission order, without jobs that would make a node host
  *       a third distinct job (the paper's pairwise co-location).
  *   <li><b>Learning ({@link #observe}).</b> The driver calls it at every telemetry sample; on nodes
- *       that run containers of exactly two distinct jobs it accumulates the node's utilization per
- *       pair, and every {@link CoLocationSettings#updatePeriodS()} it makes one bandit step per
- *       application pair (the later-started job's application is the action, the earlier one's the
- *       context) with G from the pair's mean utilization, averaged over the nodes it shares.
+ *       that run containers of exactly two distinct jobs, each with at least one task container
+ *       there (not only its ApplicationMaster), it accumulates the node's utilization per pair (the
+ *       pair's co-located time of the jobs' work), and every {@link
+ *       CoLocationSettings#updatePeriodS()} it makes one bandit step per application pair (the
+ *       later-started job's application is the action, the earlier one's the context) with G from
+ *       the pair's mean utilization, averaged over the nodes it shares.
  * </ul>
  *
  * <p>Choices the paper leaves open (docs/colocation.md): contexts are the applications of jobs
@@ -567,7 +569,10 @@ public final class CoLocationPolicy implements TelemetryPolicy {
   /**
    * One telemetry sample: the driver calls it whenever node utilization is fresh (the simulator
    * every tick; the RM on node heartbeats). Accumulates the utilization of nodes with exactly two
-   * distinct jobs and, once a period has passed, updates the preferences. FIFO learns nothing.
+   * distinct jobs that both run a task container there (an ApplicationMaster alone does not count:
+   * the job is starting or ending) and, once a period has passed, updates the preferences. The
+   * earlier job on the node (by its first container, ApplicationMaster included) is the context.
+   * FIFO learns nothing.
    */
   @Override
   public void observe(ClusterView view) {
@@ -588,6 +593,8 @@ public final class CoLocationPolicy implements TelemetryPolicy {
       String b = null;
       double sa = 0;
       double sb = 0;
+      boolean aWorks = false;
+      boolean bWorks = false;
       boolean pair = true;
       for (ContainerView c : view.running(i)) {
         String j = c.jobId();
@@ -597,18 +604,23 @@ public final class CoLocationPolicy implements TelemetryPolicy {
           }
           a = j;
           sa = Math.min(sa, c.startTime());
+          aWorks |= !c.applicationMaster();
         } else if (b == null || b.equals(j)) {
           if (b == null) {
             sb = c.startTime();
           }
           b = j;
           sb = Math.min(sb, c.startTime());
+          bWorks |= !c.applicationMaster();
         } else {
           pair = false;
           break;
         }
       }
-      if (!pair || b == null) {
+      // a pair's time is when both jobs do their work here: a job whose only container on the node
+      // is its ApplicationMaster is starting its tasks or ending, and the node then shows its
+      // partner's load alone (e.g. e^2 beside CPU-bound work, whatever the newcomer is)
+      if (!pair || b == null || !aWorks || !bWorks) {
         continue;
       }
       boolean aFirst = sa < sb || (sa == sb && a.compareTo(b) < 0);

@@ -22,6 +22,14 @@ public interface ContainerView {
   /** When it started, in the view's time (seconds). */
   double startTime();
 
+  /**
+   * Whether it is its job's ApplicationMaster (YARN's AM container), which coordinates the job and
+   * does none of its work; false where the driver has no such container (the simulators).
+   */
+  default boolean applicationMaster() {
+    return false;
+  }
+
   /** Its measured utilization, when the driver has telemetry for it. */
   default Optional<Utilization> utilization() {
     return Optional.empty();

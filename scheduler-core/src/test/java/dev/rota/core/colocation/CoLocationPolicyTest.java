@@ -373,6 +373,75 @@ class CoLocationPolicyTest {
     assertEquals(1, p.stats().updates());
   }
 
+  /**
+   * The pair's time is when both jobs run task containers on the node: B's ApplicationMaster alone
+   * (starting its tasks, t = 0, or lingering after them, t = 60) beside A's busy node is not B's
+   * work beside A's. Only the samples at t = 20 and 40 count: mean (cpu .9, wait .05, disk .6, net
+   * 0) → G = exp(1.9 + tanh(.6)·exp(−.25)) = 10.157929411766672. Counting all four (the rule before
+   * 28 Nov 2026) would have given mean (.95, .025, .3, 0) → G = 9.08915984997332.
+   */
+  @Test
+  void aPairCountsOnlyWhileBothJobsRunTaskContainersNotAnApplicationMasterAlone() {
+    FakeCluster c = new FakeCluster(1);
+    FakeCluster.Job a = c.job("a", "A", 3);
+    FakeCluster.Job b = c.job("b", "B", 3);
+    c.runAm(a, 0, 0);
+    c.run(a, 0, 2, 1);
+    c.runAm(b, 0, 5); // B admitted later: B is the action, A the context
+    CoLocationPolicy p =
+        CoLocationPolicy.ra(
+            new CoLocationSettings(0.1, 8, 5, 60, 0.5, true, false, null), new SplittableRandom(1));
+    for (FakeCluster.Job j : c.jobs) {
+      p.admit(j, c);
+    }
+    List<CoLocationPolicy.Observation> seen = new ArrayList<>();
+    p.onObservation(seen::add);
+    c.now = 0;
+    c.utilization[0] = new Utilization(1, Double.NaN, 0, 0, 0);
+    p.observe(c);
+    assertEquals(0, p.stats().samples(), "B's ApplicationMaster alone beside A's tasks: no pair");
+    c.run(b, 0, 1, 20);
+    c.now = 20;
+    c.utilization[0] = new Utilization(1, Double.NaN, 0.9, 0, 0);
+    p.observe(c);
+    c.now = 40;
+    c.utilization[0] = new Utilization(0.8, Double.NaN, 0.3, 0, 0.1);
+    p.observe(c);
+    assertEquals(2, p.stats().samples());
+    c.endTasks(b, 0); // B's tasks are done, its AM lingers
+    c.now = 60;
+    c.utilization[0] = new Utilization(1, Double.NaN, 0, 0, 0);
+    p.observe(c);
+    assertEquals(2, p.stats().samples(), "B's ApplicationMaster lingering: no pair");
+    assertEquals(1, seen.size()); // 2 of the period's 4 samples: MIN_OVERLAP 0.5 is met
+    CoLocationPolicy.Observation o = seen.get(0);
+    assertEquals("A", o.ctx());
+    assertEquals("B", o.act());
+    assertEquals(10.157929411766672, o.goodness(), 1e-12);
+  }
+
+  @Test
+  void twoApplicationMastersAloneMakeNoPair() {
+    FakeCluster c = new FakeCluster(1);
+    FakeCluster.Job a = c.job("a", "A", 3);
+    FakeCluster.Job b = c.job("b", "B", 3);
+    c.runAm(a, 0, 0);
+    c.runAm(b, 0, 1);
+    CoLocationPolicy p =
+        CoLocationPolicy.ra(
+            new CoLocationSettings(0.1, 8, 5, 2, 0.5, true, false, null), new SplittableRandom(1));
+    for (FakeCluster.Job j : c.jobs) {
+      p.admit(j, c);
+    }
+    c.utilization[0] = new Utilization(1, Double.NaN, 1, 1, 0);
+    for (int t = 0; t <= 10; t++) {
+      c.now = t;
+      p.observe(c);
+    }
+    assertEquals(0, p.stats().samples());
+    assertEquals(0, p.stats().updates());
+  }
+
   @Test
   void fifoLearnsNothingAndRaStarStartsFromSavedPreferences() {
     GradientBandit b = new GradientBandit(0.1, true);

@@ -61,6 +61,23 @@ final class FakeCluster implements ClusterView {
     }
   }
 
+  /**
+   * Puts {@code job}'s ApplicationMaster container on node {@code node}, started at {@code start}.
+   */
+  void runAm(Job job, int node, double start) {
+    containers
+        .get(node)
+        .add(new Container(job.spec.id() + "-am", job.spec.id(), node, start, true));
+    job.running++;
+  }
+
+  /** Ends {@code job}'s task containers on node {@code node} (its ApplicationMaster stays). */
+  void endTasks(Job job, int node) {
+    int before = containers.get(node).size();
+    containers.get(node).removeIf(c -> c.jobId().equals(job.spec.id()) && !c.applicationMaster());
+    job.running -= before - containers.get(node).size();
+  }
+
   @Override
   public double now() {
     return now;
@@ -175,7 +192,12 @@ final class FakeCluster implements ClusterView {
     }
   }
 
-  record Container(String id, String jobId, int node, double startTime) implements ContainerView {
+  record Container(String id, String jobId, int node, double startTime, boolean applicationMaster)
+      implements ContainerView {
+    Container(String id, String jobId, int node, double startTime) {
+      this(id, jobId, node, startTime, false);
+    }
+
     @Override
     public Resource resource() {
       return Resource.of(1024, 1);

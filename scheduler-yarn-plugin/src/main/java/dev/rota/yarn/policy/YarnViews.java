@@ -406,6 +406,11 @@ final class YarnViews {
     public double startTime() {
       return c.getCreationTime() / 1000.0;
     }
+
+    @Override
+    public boolean applicationMaster() {
+      return c.isAMContainer();
+    }
   }
 
   /**

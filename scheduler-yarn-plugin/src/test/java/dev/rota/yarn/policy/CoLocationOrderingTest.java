@@ -125,6 +125,44 @@ class CoLocationOrderingTest {
   }
 
   @Test
+  void aNodeWhereOneApplicationRunsOnlyItsApplicationMasterGivesNoSample() {
+    OfferOrderingPolicy queue = configured(null, Map.of());
+    CoLocationPolicy learner = (CoLocationPolicy) queue.policyOrNull();
+    Map<String, Float> agent =
+        Map.of("rota.disk", 0.25f, "rota.network", 0.5f, "rota.iowait", 0.125f);
+    // h1: a task of A1 beside A2's ApplicationMaster alone; h2: a task of each
+    List<SchedulerNode> nodes =
+        List.of(
+            node("h1", ResourceUtilization.newInstance(1024, 0, 4f, agent), true),
+            node("h2", ResourceUtilization.newInstance(1024, 0, 2f, agent), false));
+    ControlledClock clock = new ControlledClock();
+    Heartbeat beat =
+        new Heartbeat(() -> nodes, 1, nodes.get(0).getNodeID(), clock, id -> null, new NodeSpecs());
+    YarnViews.View view =
+        new YarnViews.View(
+            java.util.Optional.of(beat),
+            List.of(),
+            new YarnViews.NodeIndex(1, nodes, new NodeSpecs()));
+    assertTrue(view.running(0).get(1).applicationMaster(), "RMContainer#isAMContainer mapped");
+    assertFalse(view.running(0).get(0).applicationMaster());
+    for (ApplicationId a : List.of(A1, A2)) {
+      learner.admit(running(a.toString()), null);
+    }
+    List<CoLocationPolicy.Observation> steps = new ArrayList<>();
+    learner.onObservation(steps::add);
+    for (long ms = 0; ms <= 60_000; ms += 1000) {
+      clock.setTime(ms);
+      try (Heartbeat.Scope s = Heartbeat.enter(beat)) {
+        queue.observeTelemetry();
+      }
+    }
+    assertEquals(61, learner.stats().samples(), "h2 only, t = 0..60");
+    assertEquals(1, steps.size());
+    // h2's telemetry alone (u_cpu 2/4): h1's full CPU (4/4) would have raised the mean
+    assertEquals(7.680982656023729, steps.get(0).goodness(), 1e-12);
+  }
+
+  @Test
   void withoutDiskNetworkAndIoWaitTheLearnerSeesNoSample() {
     OfferOrderingPolicy queue = configured(null, Map.of());
     CoLocationPolicy learner = (CoLocationPolicy) queue.policyOrNull();
@@ -201,6 +239,14 @@ class CoLocationOrderingTest {
 
   /** A node of 8 GiB / 4 vcores running one container of A1 (t=0) and one of A2 (t=1 s). */
   private static SchedulerNode node(String host, ResourceUtilization reported) {
+    return node(host, reported, false);
+  }
+
+  /**
+   * {@link #node(String, ResourceUtilization)}, A2's container being its ApplicationMaster when
+   * {@code a2Am}.
+   */
+  private static SchedulerNode node(String host, ResourceUtilization reported, boolean a2Am) {
     SchedulerNode n = mock(SchedulerNode.class);
     NodeId id = NodeId.newInstance(host, 1234);
     Resource total = Resource.newInstance(8192, 4);
@@ -215,6 +261,7 @@ class CoLocationOrderingTest {
     List<RMContainer> cs = new ArrayList<>();
     cs.add(container(A1, 1, 0));
     cs.add(container(A2, 2, 1000));
+    when(cs.get(1).isAMContainer()).thenReturn(a2Am);
     when(n.getCopiedListOfRunningContainers()).thenReturn(cs);
     return n;
   }
