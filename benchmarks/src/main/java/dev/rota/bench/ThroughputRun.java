@@ -569,6 +569,18 @@ public final class ThroughputRun {
       if (count++ == 0) {
         String logger = e.getLoggerName();
         first = logger.substring(logger.lastIndexOf('.') + 1) + ": " + e.getRenderedMessage();
+        Throwable t =
+            e.getThrowableInformation() == null ? null : e.getThrowableInformation().getThrowable();
+        if (t != null) {
+          // the exception and its first frames: a log line's message alone often ends in
+          // "exception="
+          StringBuilder sb = new StringBuilder(first).append(' ').append(t);
+          StackTraceElement[] frames = t.getStackTrace();
+          for (int i = 0; i < Math.min(4, frames.length); i++) {
+            sb.append(" at ").append(frames[i]);
+          }
+          first = sb.toString();
+        }
       }
     }
 

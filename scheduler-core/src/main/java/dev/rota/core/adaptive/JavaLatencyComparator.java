@@ -350,12 +350,7 @@ public final class JavaLatencyComparator implements LatencyComparator {
       double t = now;
       while (true) {
         allocate(t);
-        double nextT = Double.POSITIVE_INFINITY;
-        for (int s = 0; s < slotCount; s++) {
-          if (slotFree[s] < nextT) {
-            nextT = slotFree[s];
-          }
-        }
+        double nextT = nextFinish();
         if (arrival < nJ && submit[order[arrival]] < nextT) {
           nextT = submit[order[arrival]];
         }
@@ -382,8 +377,39 @@ public final class JavaLatencyComparator implements LatencyComparator {
       mean = nJ == 0 ? 0.0 : sum / nJ;
     }
 
-    /** Slot finishes at t, in slot order; released slots are swapped out. */
+    /** The earliest time a task slot frees, or +infinity without one. */
+    private double nextFinish() {
+      if (release) {
+        return slotCount > 0 ? slotFree[0] : Double.POSITIVE_INFINITY;
+      }
+      double nextT = Double.POSITIVE_INFINITY;
+      for (int s = 0; s < slotCount; s++) {
+        if (slotFree[s] < nextT) {
+          nextT = slotFree[s];
+        }
+      }
+      return nextT;
+    }
+
+    /**
+     * Slot finishes at t. With per-task release every finishing slot is released, and in any order
+     * the same state results (the releases commute: each touches its own job's counters and adds to
+     * its type's free containers, and a job's stage and completion are settled by its last slot),
+     * so the slots are a min-heap on their finish time and only those finishing now are touched.
+     * Without release a finishing slot may start the job's next task, so which of a job's slots (of
+     * which machine type) is released depends on their order: then the slots are scanned in array
+     * order and released slots are swapped out.
+     */
     private void finishSlots(double t) {
+      if (release) {
+        while (slotCount > 0 && slotFree[0] == t) {
+          int j = slotJob[0];
+          int type = slotType[0];
+          removeEarliest();
+          releaseSlot(j, type, t);
+        }
+        return;
+      }
       int s = 0;
       while (s < slotCount) {
         if (slotFree[s] != t) {
@@ -391,33 +417,73 @@ public final class JavaLatencyComparator implements LatencyComparator {
           continue;
         }
         int j = slotJob[s];
-        if (!release && next[j] < stageEnd[j]) {
+        if (next[j] < stageEnd[j]) {
           slotFree[s] = t + startTask(j);
           s++;
           continue;
         }
-        typeFree[slotType[s]] += cpt[j];
-        heldC[j] -= cpt[j];
-        heldV[j] -= vpt[j];
-        slotsOf[j]--;
-        advanceStage(j);
-        if (slotsOf[j] == 0 && next[j] >= dur[j].length) {
-          done[j] = true;
-          completion[j] = t;
-          if (amHeld[j]) {
-            amHeld[j] = false;
-            typeFree[amType[j]]++;
-            heldC[j]--;
-            heldV[j]--;
-            amsQ[job[j].queue()]--;
-            amsGroup--;
-          }
-        }
+        releaseSlot(j, slotType[s], t);
         slotCount--;
         slotJob[s] = slotJob[slotCount];
         slotType[s] = slotType[slotCount];
         slotFree[s] = slotFree[slotCount];
       }
+    }
+
+    /** Gives back job j's task slot of machine type {@code type} at t. */
+    private void releaseSlot(int j, int type, double t) {
+      typeFree[type] += cpt[j];
+      heldC[j] -= cpt[j];
+      heldV[j] -= vpt[j];
+      slotsOf[j]--;
+      advanceStage(j);
+      if (slotsOf[j] == 0 && next[j] >= dur[j].length) {
+        done[j] = true;
+        completion[j] = t;
+        if (amHeld[j]) {
+          amHeld[j] = false;
+          typeFree[amType[j]]++;
+          heldC[j]--;
+          heldV[j]--;
+          amsQ[job[j].queue()]--;
+          amsGroup--;
+        }
+      }
+    }
+
+    /** Removes the root of the slot heap (release mode). */
+    private void removeEarliest() {
+      slotCount--;
+      moveSlot(slotCount, 0);
+      int i = 0;
+      while (true) {
+        int l = 2 * i + 1;
+        if (l >= slotCount) {
+          return;
+        }
+        int c = l + 1 < slotCount && slotFree[l + 1] < slotFree[l] ? l + 1 : l;
+        if (slotFree[i] <= slotFree[c]) {
+          return;
+        }
+        swapSlots(i, c);
+        i = c;
+      }
+    }
+
+    private void moveSlot(int from, int to) {
+      slotJob[to] = slotJob[from];
+      slotType[to] = slotType[from];
+      slotFree[to] = slotFree[from];
+    }
+
+    private void swapSlots(int a, int b) {
+      int j = slotJob[a];
+      int type = slotType[a];
+      double free = slotFree[a];
+      moveSlot(b, a);
+      slotJob[b] = j;
+      slotType[b] = type;
+      slotFree[b] = free;
     }
 
     /**
@@ -610,10 +676,14 @@ public final class JavaLatencyComparator implements LatencyComparator {
       heldC[j] += cpt[j];
       heldV[j] += vpt[j];
       slotsOf[j]++;
-      slotJob[slotCount] = j;
-      slotType[slotCount] = type;
-      slotFree[slotCount] = freeAt;
-      slotCount++;
+      int s = slotCount++;
+      slotJob[s] = j;
+      slotType[s] = type;
+      slotFree[s] = freeAt;
+      while (release && s > 0 && slotFree[(s - 1) / 2] > slotFree[s]) {
+        swapSlots(s, (s - 1) / 2); // sift up: the slots are a min-heap with per-task release
+        s = (s - 1) / 2;
+      }
     }
 
     private void ensureJobs(int n) {
