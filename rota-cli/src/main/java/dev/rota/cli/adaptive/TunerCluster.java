@@ -5,10 +5,8 @@ import dev.rota.cli.demo.DemoDriver;
 import dev.rota.cli.demo.EmbeddedYarn;
 import dev.rota.cli.demo.PlannedJob;
 import dev.rota.core.adaptive.truth.TruthJob;
-import dev.rota.core.model.ExecutionType;
 import dev.rota.workload.AmLaunch;
 import dev.rota.workload.WorkloadClient;
-import dev.rota.workload.WorkloadSpec;
 import dev.rota.yarn.adaptive.AdaptiveConfigTuner;
 import dev.rota.yarn.adaptive.AdaptiveKeys;
 import dev.rota.yarn.adaptive.AdaptiveMetrics;
@@ -21,10 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.yarn.api.records.ApplicationId;
-import org.apache.hadoop.yarn.api.records.ApplicationReport;
 import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CSQueue;
@@ -285,29 +280,7 @@ final class TunerCluster implements AutoCloseable {
    */
   Outcome run(String runId, List<TruthJob> jobs, Duration timeout)
       throws IOException, InterruptedException {
-    List<PlannedJob> planned = new ArrayList<>();
-    for (TruthJob j : jobs) {
-      List<WorkloadSpec.Stage> stages = new ArrayList<>();
-      for (int s = 0; s < j.stages(); s++) {
-        List<Long> ms = new ArrayList<>();
-        for (int t = 0; t < j.tasks(s); t++) {
-          ms.add(Math.max(1L, Math.round(j.actualDuration(s, t) * 1000)));
-        }
-        stages.add(
-            new WorkloadSpec.Stage(
-                s, YarnGroup.CONTAINER_MB, 1, s == 0 ? List.of() : List.of(s - 1), ms));
-      }
-      WorkloadSpec spec =
-          new WorkloadSpec(
-              runId + "-j" + j.id(),
-              "q" + j.queue(),
-              0,
-              ExecutionType.GUARANTEED,
-              Optional.empty(),
-              stages,
-              WorkloadSpec.Eirene.OFF);
-      planned.add(new PlannedJob(spec, j.submit(), j.submit(), j.taskCount()));
-    }
+    List<PlannedJob> planned = YarnGroup.plan(runId, jobs);
     List<Sample> samples = java.util.Collections.synchronizedList(new ArrayList<>());
     List<Decision> decisions = java.util.Collections.synchronizedList(new ArrayList<>());
     long origin = System.nanoTime();
@@ -347,41 +320,7 @@ final class TunerCluster implements AutoCloseable {
       sampler.interrupt();
       sampler.join(5_000);
     }
-    // RM times are epoch ms: the origin is the first application's RM submission minus its
-    // planned arrival
-    List<YarnGroup.JobRun> out = new ArrayList<>();
-    long originMs = Long.MAX_VALUE;
-    List<ApplicationReport> reports = new ArrayList<>();
-    for (AppOutcome o : outcomes) {
-      ApplicationReport r = null;
-      if (!o.applicationId().equals("-")) {
-        try {
-          r = client.getApplicationReport(ApplicationId.fromString(o.applicationId()));
-        } catch (YarnException e) {
-          throw new IOException("report of " + o.applicationId() + ": " + e.getMessage(), e);
-        }
-        originMs =
-            Math.min(originMs, r.getStartTime() - Math.round(o.job().arrivalSeconds() * 1000));
-      }
-      reports.add(r);
-    }
-    for (int i = 0; i < outcomes.size(); i++) {
-      AppOutcome o = outcomes.get(i);
-      ApplicationReport r = reports.get(i);
-      out.add(
-          new YarnGroup.JobRun(
-              jobs.get(i).id(),
-              o.applicationId(),
-              o.job().arrivalSeconds(),
-              r == null ? Double.NaN : (r.getStartTime() - originMs) / 1000.0,
-              r == null || r.getLaunchTime() <= 0
-                  ? Double.NaN
-                  : (r.getLaunchTime() - originMs) / 1000.0,
-              r == null || r.getFinishTime() <= 0
-                  ? Double.NaN
-                  : (r.getFinishTime() - originMs) / 1000.0,
-              o.state() + "/" + o.finalStatus()));
-    }
+    List<YarnGroup.JobRun> out = YarnGroup.measured(client, jobs, outcomes);
     return new Outcome(out, List.copyOf(samples), List.copyOf(decisions));
   }
 

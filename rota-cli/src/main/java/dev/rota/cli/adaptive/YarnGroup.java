@@ -499,6 +499,23 @@ public final class YarnGroup implements AutoCloseable {
    */
   public List<JobRun> run(String runId, List<TruthJob> jobs, Duration timeout)
       throws IOException, InterruptedException {
+    List<PlannedJob> planned = plan(runId, jobs);
+    long origin = System.nanoTime();
+    List<AppOutcome> outcomes;
+    try {
+      outcomes = new DemoDriver(client, workloads).run(planned, origin, timeout);
+    } catch (YarnException e) {
+      throw new IOException("run " + runId + ": " + e.getMessage(), e);
+    }
+    return measured(client, jobs, outcomes);
+  }
+
+  /**
+   * {@code jobs} as workload applications: per stage one {@value #CONTAINER_MB} MiB container per
+   * task sleeping the task's actual duration, each stage after the previous, in queue {@code
+   * q<queue>}, submitted at the job's arrival.
+   */
+  static List<PlannedJob> plan(String runId, List<TruthJob> jobs) {
     List<PlannedJob> planned = new ArrayList<>();
     for (TruthJob j : jobs) {
       List<WorkloadSpec.Stage> stages = new ArrayList<>();
@@ -521,13 +538,12 @@ public final class YarnGroup implements AutoCloseable {
               WorkloadSpec.Eirene.OFF);
       planned.add(new PlannedJob(spec, j.submit(), j.submit(), j.taskCount()));
     }
-    long origin = System.nanoTime();
-    List<AppOutcome> outcomes;
-    try {
-      outcomes = new DemoDriver(client, workloads).run(planned, origin, timeout);
-    } catch (YarnException e) {
-      throw new IOException("run " + runId + ": " + e.getMessage(), e);
-    }
+    return planned;
+  }
+
+  /** Each job as the RM recorded it, in seconds from the run's origin (its first arrival). */
+  static List<JobRun> measured(YarnClient client, List<TruthJob> jobs, List<AppOutcome> outcomes)
+      throws IOException {
     // RM times are epoch ms: the origin is the first application's RM submission minus its
     // planned arrival (the first arrival is at 0)
     List<JobRun> out = new ArrayList<>();
