@@ -68,6 +68,9 @@ import org.junit.jupiter.api.Test;
  * CPU alone, over {CPU, DISK}, with the learner's π(DISK | CPU) at that moment (to 1e-12), and
  * admitted d2 although FIFO's head was c2; the preferences are saved and parse back; {@code rota
  * status} shows the learned partner. Then c2, d2 and c0 are killed (nothing more to learn).
+ *
+ * <p>Finally the RM is restarted: its learner is RA* from the file the old one saved (byte for
+ * byte), and a foreign file put in its place is reported (a WARN naming the file) and ignored (RA).
  */
 class CoLocationLearningIT {
   /** π(DISK | CPU) must be above this when the probe is sampled (0.5 before any learning). */
@@ -112,7 +115,8 @@ class CoLocationLearningIT {
                     q + "colocation.preferences-file", prefs.toString()));
     Files.createDirectories(work);
     Files.deleteIfExists(prefs);
-    cluster = LoopbackCluster.start(work);
+    // fixed ports: the RM is restarted at the end (RA* from the saved preferences)
+    cluster = LoopbackCluster.startRestartable(work, 1, Map.of());
     // room for exactly two applications: each is an AM and k tasks of 1 vcore and 1 GiB (YARN's
     // minimum allocation)
     cluster.addNodeManager(
@@ -446,5 +450,46 @@ class CoLocationLearningIT {
     assertTrue(status[1].contains("tag.Partner"), status[1]);
     assertTrue(status[1].contains("Probability"), status[1]);
     System.out.println("rota status:\n" + status[1]);
+
+    // RA* across an RM restart: the new RM's learner starts from the file the old one saved
+    long r0 = System.nanoTime();
+    cluster.stopResourceManager(0);
+    String savedText = Files.readString(prefs, StandardCharsets.UTF_8);
+    Preferences last = Preferences.parse(savedText, prefs.toString());
+    cluster.restartResourceManager(0);
+    assertEquals(
+        "RotaOfferOrderingPolicy(colocation-ra-star)", ordering().getInfo(), "RA* after restart");
+    CoLocationPolicy restarted = learner();
+    assertEquals(savedText, restarted.preferences().write(), "RA* starts from the saved file");
+    assertEquals(
+        last.preference("CPU", "DISK"), restarted.preferences().preference("CPU", "DISK"), 0);
+
+    // a foreign file in its place: reported (a WARN naming the file and what is wrong), started
+    // cold
+    Files.writeString(prefs, "<?xml version=\"1.0\"?><configuration/>\n", StandardCharsets.UTF_8);
+    org.apache.hadoop.test.GenericTestUtils.LogCapturer log =
+        org.apache.hadoop.test.GenericTestUtils.LogCapturer.captureLogs(
+            org.slf4j.LoggerFactory.getLogger(dev.rota.yarn.policy.CoLocationOrdering.class));
+    try {
+      cluster.rm().getRMContext().getRMAdminService().refreshQueues();
+      assertEquals("RotaOfferOrderingPolicy(colocation-ra)", ordering().getInfo());
+      String out = log.getOutput();
+      assertTrue(
+          out.contains("co-location preferences file " + prefs + " ignored")
+              && out.contains("not a co-location preferences file"),
+          out);
+    } finally {
+      log.stopCapturing();
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "CoLocationLearningIT: RA* restart and foreign file checked in %.1f s%n",
+        (System.nanoTime() - r0) / 1e9);
+  }
+
+  private static OfferOrderingPolicy ordering() {
+    CapacityScheduler cs = (CapacityScheduler) cluster.rm().getResourceScheduler();
+    return assertInstanceOf(
+        OfferOrderingPolicy.class, ((LeafQueue) cs.getQueue("default")).getOrderingPolicy());
   }
 }
