@@ -211,6 +211,7 @@ public final class JavaLatencyComparator implements LatencyComparator {
     double[] completion = new double[0];
     double[] unstartedWork = new double[0];
     int[] order = new int[0];
+    int[] queueOf = new int[0];
     boolean[] amHeld = new boolean[0];
     int[] amType = new int[0];
     // per slot
@@ -266,6 +267,7 @@ public final class JavaLatencyComparator implements LatencyComparator {
         maxC[q] = floorShare(Math.min(s.maxShare(), b.max()), r);
         minShare[q] = b.min() * r;
         amsQ[q] = 0;
+        used[q] = 0; // kept equal to the sum of the queue's jobs' held containers from here on
         amLimitQ[q] = Math.max(1, floorShare(AdaptiveDefaults.AM_SHARE, maxC[q]));
       }
       amsGroup = 0;
@@ -276,6 +278,7 @@ public final class JavaLatencyComparator implements LatencyComparator {
       for (int j = 0; j < nJ; j++) {
         AdaptiveJob a = jobs.get(j);
         job[j] = a;
+        queueOf[j] = a.queue();
         dur[j] = a.taskSeconds();
         next[j] = 0;
         cpt[j] = a.containersPerTask();
@@ -434,6 +437,7 @@ public final class JavaLatencyComparator implements LatencyComparator {
     private void releaseSlot(int j, int type, double t) {
       typeFree[type] += cpt[j];
       heldC[j] -= cpt[j];
+      used[queueOf[j]] -= cpt[j];
       heldV[j] -= vpt[j];
       slotsOf[j]--;
       advanceStage(j);
@@ -444,8 +448,9 @@ public final class JavaLatencyComparator implements LatencyComparator {
           amHeld[j] = false;
           typeFree[amType[j]]++;
           heldC[j]--;
+          used[queueOf[j]]--;
           heldV[j]--;
-          amsQ[job[j].queue()]--;
+          amsQ[queueOf[j]]--;
           amsGroup--;
         }
       }
@@ -498,13 +503,7 @@ public final class JavaLatencyComparator implements LatencyComparator {
       if (free <= 0) {
         return;
       }
-      for (int q = 0; q < nQ; q++) {
-        used[q] = 0;
-        stale[q] = true;
-      }
-      for (int j = 0; j < nJ; j++) {
-        used[job[j].queue()] += heldC[j];
-      }
+      Arrays.fill(stale, 0, nQ, true);
       while (free > 0) {
         int best = -1;
         int bestCls = Integer.MAX_VALUE;
@@ -546,11 +545,9 @@ public final class JavaLatencyComparator implements LatencyComparator {
         }
         if (am) {
           addAm(j, placeType(j, 1, false));
-          used[best]++;
           free--;
         } else {
           addSlot(j, placeType(j, cpt[j], false), t + startTask(j));
-          used[best] += cpt[j];
           free -= cpt[j];
         }
         if (am || othersChange) {
@@ -639,8 +636,9 @@ public final class JavaLatencyComparator implements LatencyComparator {
       amType[j] = type;
       typeFree[type]--;
       heldC[j]++;
+      used[queueOf[j]]++;
       heldV[j]++;
-      amsQ[job[j].queue()]++;
+      amsQ[queueOf[j]]++;
       amsGroup++;
     }
 
@@ -674,6 +672,7 @@ public final class JavaLatencyComparator implements LatencyComparator {
     private void addSlot(int j, int type, double freeAt) {
       typeFree[type] -= cpt[j];
       heldC[j] += cpt[j];
+      used[queueOf[j]] += cpt[j];
       heldV[j] += vpt[j];
       slotsOf[j]++;
       int s = slotCount++;
@@ -710,6 +709,7 @@ public final class JavaLatencyComparator implements LatencyComparator {
       completion = new double[c];
       unstartedWork = new double[c];
       order = new int[c];
+      queueOf = new int[c];
       byQueue = new int[c];
       amHeld = new boolean[c];
       amType = new int[c];
