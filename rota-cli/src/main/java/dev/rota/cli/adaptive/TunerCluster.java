@@ -205,18 +205,7 @@ final class TunerCluster implements AutoCloseable {
   /** Applies {@code s} with refreshQueues and checks the live queues took it. */
   void apply(Setting s) throws IOException {
     write(confDir, s, intervalSeconds);
-    Thread self = Thread.currentThread();
-    ClassLoader previous = self.getContextClassLoader();
-    self.setContextClassLoader(
-        new EmbeddedYarn.ConfDirFirstLoader(
-            confDir.toAbsolutePath(), TunerCluster.class.getClassLoader()));
-    try {
-      yarn.rm().getRMContext().getRMAdminService().refreshQueues();
-    } catch (YarnException e) {
-      throw new IOException("refreshQueues for " + s + " failed: " + e.getMessage(), e);
-    } finally {
-      self.setContextClassLoader(previous);
-    }
+    YarnGroup.refreshQueues(yarn, confDir, s.toString());
     check(s);
   }
 

@@ -372,9 +372,16 @@ public final class YarnGroup implements AutoCloseable {
     } else {
       writeCapacityScheduler(confDir, c, bounds, queues, amLimits);
     }
-    // the scheduler re-reads capacity-scheduler.xml through a new Configuration, which finds it
-    // with the calling thread's context class loader: serve confDir's copy, as EmbeddedYarn does
-    // for the threads it starts
+    refreshQueues(yarn, confDir, c.label());
+    check(c, bounds);
+  }
+
+  /**
+   * {@code yarn rmadmin -refreshQueues} on the embedded RM. The scheduler re-reads its file through
+   * a new Configuration, which finds it with the calling thread's context class loader: this serves
+   * {@code confDir}'s copy, as EmbeddedYarn does for the threads it starts.
+   */
+  static void refreshQueues(EmbeddedYarn yarn, Path confDir, String what) throws IOException {
     Thread self = Thread.currentThread();
     ClassLoader previous = self.getContextClassLoader();
     self.setContextClassLoader(
@@ -383,11 +390,10 @@ public final class YarnGroup implements AutoCloseable {
     try {
       yarn.rm().getRMContext().getRMAdminService().refreshQueues();
     } catch (YarnException e) {
-      throw new IOException("refreshQueues for " + c.label() + " failed: " + e.getMessage(), e);
+      throw new IOException("refreshQueues for " + what + " failed: " + e.getMessage(), e);
     } finally {
       self.setContextClassLoader(previous);
     }
-    check(c, bounds);
   }
 
   private void check(GroupConfiguration c, QueueBounds bounds) throws IOException {
