@@ -114,25 +114,9 @@ final class TunerCluster implements AutoCloseable {
     site.setBoolean("yarn.resourcemanager.scheduler.monitor.enable", true);
     site.set(
         "yarn.resourcemanager.scheduler.monitor.policies", AdaptiveConfigTuner.class.getName());
-    int perNode = YarnGroup.CONTAINERS_PER_NODE;
-    site.setInt("yarn.nodemanager.resource.memory-mb", perNode * YarnGroup.CONTAINER_MB);
-    site.setInt("yarn.nodemanager.resource.cpu-vcores", perNode);
-    site.setInt("yarn.scheduler.minimum-allocation-mb", YarnGroup.CONTAINER_MB);
-    site.setInt("yarn.scheduler.maximum-allocation-mb", YarnGroup.CONTAINER_MB);
-    site.setBoolean("yarn.nodemanager.vmem-check-enabled", false);
-    try (OutputStream o = Files.newOutputStream(conf.resolve(EmbeddedYarn.YARN_SITE))) {
-      site.writeXml(o);
-    }
+    YarnGroup.writeSite(conf, site);
     write(conf, first, intervalSeconds);
-    EmbeddedYarn y =
-        EmbeddedYarn.start(
-            conf,
-            dir.resolve("work"),
-            new EmbeddedYarn.Shape(
-                YarnGroup.NODES,
-                perNode * YarnGroup.CONTAINER_MB,
-                perNode,
-                Duration.ofSeconds(120)));
+    EmbeddedYarn y = YarnGroup.startCluster(conf, dir);
     TunerCluster c = new TunerCluster(y, conf, intervalSeconds);
     c.check(first);
     return c;

@@ -128,6 +128,34 @@ public final class YarnGroup implements AutoCloseable {
             client, AmLaunch.sameJvm(yarn.clientConfDir()).withMemoryMb(CONTAINER_MB));
   }
 
+  /**
+   * Writes {@code site} as {@code conf}'s yarn-site.xml with the group's shape added: {@value
+   * #NODES} NodeManagers' worth of {@value #CONTAINERS_PER_NODE} containers of {@value
+   * #CONTAINER_MB} MiB / 1 vcore, every allocation exactly one container, no virtual-memory check.
+   */
+  static void writeSite(Path conf, Configuration site) throws IOException {
+    site.setInt("yarn.nodemanager.resource.memory-mb", CONTAINERS_PER_NODE * CONTAINER_MB);
+    site.setInt("yarn.nodemanager.resource.cpu-vcores", CONTAINERS_PER_NODE);
+    site.setInt("yarn.scheduler.minimum-allocation-mb", CONTAINER_MB);
+    site.setInt("yarn.scheduler.maximum-allocation-mb", CONTAINER_MB);
+    site.setBoolean("yarn.nodemanager.vmem-check-enabled", false);
+    try (OutputStream o = Files.newOutputStream(conf.resolve(EmbeddedYarn.YARN_SITE))) {
+      site.writeXml(o);
+    }
+  }
+
+  /** Starts the group's {@value #NODES} NodeManagers and an RM from {@code conf}, work in dir. */
+  static EmbeddedYarn startCluster(Path conf, Path dir) throws IOException {
+    return EmbeddedYarn.start(
+        conf,
+        dir.resolve("work"),
+        new EmbeddedYarn.Shape(
+            NODES,
+            CONTAINERS_PER_NODE * CONTAINER_MB,
+            CONTAINERS_PER_NODE,
+            Duration.ofSeconds(120)));
+  }
+
   /** The group's containers. */
   public static int containers() {
     return NODES * CONTAINERS_PER_NODE;
@@ -194,14 +222,7 @@ public final class YarnGroup implements AutoCloseable {
           "yarn.resourcemanager.scheduler.class",
           "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler");
     }
-    site.setInt("yarn.nodemanager.resource.memory-mb", CONTAINERS_PER_NODE * CONTAINER_MB);
-    site.setInt("yarn.nodemanager.resource.cpu-vcores", CONTAINERS_PER_NODE);
-    site.setInt("yarn.scheduler.minimum-allocation-mb", CONTAINER_MB);
-    site.setInt("yarn.scheduler.maximum-allocation-mb", CONTAINER_MB);
-    site.setBoolean("yarn.nodemanager.vmem-check-enabled", false);
-    try (OutputStream o = Files.newOutputStream(conf.resolve(EmbeddedYarn.YARN_SITE))) {
-      site.writeXml(o);
-    }
+    writeSite(conf, site);
     // EmbeddedYarn requires capacity-scheduler.xml; under the FairScheduler it is not read
     writeCapacityScheduler(
         conf,
@@ -214,15 +235,7 @@ public final class YarnGroup implements AutoCloseable {
     if (kind == SchedulerKind.FAIR) {
       writeFairScheduler(conf, first, bounds, queues);
     }
-    EmbeddedYarn y =
-        EmbeddedYarn.start(
-            conf,
-            dir.resolve("work"),
-            new EmbeddedYarn.Shape(
-                NODES,
-                CONTAINERS_PER_NODE * CONTAINER_MB,
-                CONTAINERS_PER_NODE,
-                Duration.ofSeconds(120)));
+    EmbeddedYarn y = startCluster(conf, dir);
     YarnGroup g = new YarnGroup(y, conf, kind, queues, amLimits);
     try {
       g.check(first, bounds);
