@@ -190,13 +190,7 @@ public final class SoakBench {
     cs.set("yarn.scheduler.rota.adaptive.interval-seconds", "120");
     cs.set("yarn.scheduler.rota.adaptive.groups", "root.shared");
     cs.set("yarn.scheduler.rota.adaptive.dry-run", "true");
-    // the node-attribute and node-label stores default to /tmp/hadoop-yarn-${user}, shared by every
-    // RM on the machine: a concurrent or earlier RM's files must not leak into this run
-    cs.set(
-        "yarn.node-attribute.fs-store.root-dir", dir.resolve("node-attribute").toUri().toString());
-    cs.set(
-        YarnConfiguration.FS_NODE_LABELS_STORE_ROOT_DIR,
-        dir.resolve("node-labels").toUri().toString());
+    InProcessRm.privateStores(cs, dir);
     // refreshQueues re-reads capacity-scheduler.xml through the configuration's class loader, as a
     // real RM reads $HADOOP_CONF_DIR: the file is written and served first (see confLoader)
     try (java.io.OutputStream out =
@@ -226,17 +220,7 @@ public final class SoakBench {
     conf.set(
         "yarn.resourcemanager.scheduler.monitor.policies",
         "dev.rota.yarn.hybrid.DiceSchedulingPolicy,dev.rota.yarn.adaptive.AdaptiveConfigTuner");
-    conf.setBoolean(YarnConfiguration.RECOVERY_ENABLED, false);
-    // ephemeral ports: the RM's RPC servers are real (the opportunistic AM service binds one)
-    for (String key :
-        List.of(
-            YarnConfiguration.RM_ADDRESS,
-            YarnConfiguration.RM_SCHEDULER_ADDRESS,
-            YarnConfiguration.RM_ADMIN_ADDRESS,
-            YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS,
-            YarnConfiguration.RM_WEBAPP_ADDRESS)) {
-      conf.set(key, "0.0.0.0:0");
-    }
+    InProcessRm.ephemeral(conf);
     return conf;
   }
 

@@ -277,13 +277,7 @@ public final class ThroughputRun {
       cs.set("yarn.scheduler.rota.adaptive.dry-run", "true");
       monitors.add("dev.rota.yarn.adaptive.AdaptiveConfigTuner");
     }
-    // the node-attribute and node-label stores default to /tmp/hadoop-yarn-${user}, shared by
-    // every RM on the machine
-    cs.set(
-        "yarn.node-attribute.fs-store.root-dir", dir.resolve("node-attribute").toUri().toString());
-    cs.set(
-        YarnConfiguration.FS_NODE_LABELS_STORE_ROOT_DIR,
-        dir.resolve("node-labels").toUri().toString());
+    InProcessRm.privateStores(cs, dir);
     try (java.io.OutputStream out =
         Files.newOutputStream(dir.resolve(YarnConfiguration.CS_CONFIGURATION_FILE))) {
       cs.writeXml(out);
@@ -317,16 +311,7 @@ public final class ThroughputRun {
       conf.setBoolean("yarn.resourcemanager.scheduler.monitor.enable", true);
       conf.set("yarn.resourcemanager.scheduler.monitor.policies", String.join(",", monitors));
     }
-    conf.setBoolean(YarnConfiguration.RECOVERY_ENABLED, false);
-    for (String key :
-        List.of(
-            YarnConfiguration.RM_ADDRESS,
-            YarnConfiguration.RM_SCHEDULER_ADDRESS,
-            YarnConfiguration.RM_ADMIN_ADDRESS,
-            YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS,
-            YarnConfiguration.RM_WEBAPP_ADDRESS)) {
-      conf.set(key, "0.0.0.0:0");
-    }
+    InProcessRm.ephemeral(conf);
     return conf;
   }
 

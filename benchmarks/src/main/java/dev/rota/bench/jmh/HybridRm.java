@@ -1,5 +1,6 @@
 package dev.rota.bench.jmh;
 
+import dev.rota.bench.InProcessRm;
 import dev.rota.yarn.RotaCapacityScheduler;
 import dev.rota.yarn.hybrid.HybridRuntime;
 import java.lang.reflect.Proxy;
@@ -103,24 +104,11 @@ final class HybridRm implements AutoCloseable {
       cs.set("yarn.scheduler.rota.hybrid.short-partition-percent", "10");
       cs.set("yarn.scheduler.rota.hybrid.default-class", "long");
     }
-    cs.set(
-        "yarn.node-attribute.fs-store.root-dir", dir.resolve("node-attribute").toUri().toString());
-    cs.set(
-        YarnConfiguration.FS_NODE_LABELS_STORE_ROOT_DIR,
-        dir.resolve("node-labels").toUri().toString());
+    InProcessRm.privateStores(cs, dir);
     YarnConfiguration conf = new YarnConfiguration(cs);
     conf.setClass(
         YarnConfiguration.RM_SCHEDULER, RotaCapacityScheduler.class, ResourceScheduler.class);
-    conf.setBoolean(YarnConfiguration.RECOVERY_ENABLED, false);
-    for (String key :
-        List.of(
-            YarnConfiguration.RM_ADDRESS,
-            YarnConfiguration.RM_SCHEDULER_ADDRESS,
-            YarnConfiguration.RM_ADMIN_ADDRESS,
-            YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS,
-            YarnConfiguration.RM_WEBAPP_ADDRESS)) {
-      conf.set(key, "0.0.0.0:0");
-    }
+    InProcessRm.ephemeral(conf);
     if (reservable) {
       conf.setBoolean(YarnConfiguration.RM_RESERVATION_SYSTEM_ENABLE, true);
       conf.set(
