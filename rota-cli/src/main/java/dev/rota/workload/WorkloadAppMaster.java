@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Input: the {@link WorkloadSpec} in the environment variable {@value WorkloadSpec#ENV}. The AM
  * finds the ResourceManager through the {@code yarn-site.xml} on its classpath and authenticates
- * with the AMRM token YARN localises for it. It heartbeats every {@value #HEARTBEAT_MS} ms.
+ * with the AMRM token YARN localises for it. It heartbeats every {@value #HEARTBEAT_MS} ms and
+ * sends a heartbeat the RM failed to answer again ({@link PatientAmrmClient}).
  *
  * <p>Containers lost for reasons that are not the task's fault (preempted, aborted by node loss,
  * killed by the NM's container scheduler to make room) are asked for again, up to {@value
@@ -135,7 +136,8 @@ public final class WorkloadAppMaster {
   public boolean run() throws Exception {
     YarnConfiguration conf = new YarnConfiguration();
     rmCallbacks = new RmCallbacks();
-    amrm = AMRMClientAsync.createAMRMClientAsync(HEARTBEAT_MS, rmCallbacks);
+    amrm =
+        AMRMClientAsync.createAMRMClientAsync(new PatientAmrmClient(), HEARTBEAT_MS, rmCallbacks);
     amrm.init(conf);
     amrm.start();
     nm = NMClientAsync.createNMClientAsync(new NmCallbacks());
