@@ -91,11 +91,37 @@ final class AliceAndBob implements AutoCloseable {
   }
 
   private static Set<NodeAttribute> attributes(String name, String perf) {
-    return Set.of(
-        NodeAttribute.newInstance(
-            NodeAttribute.PREFIX_CENTRALIZED, "perf", NodeAttributeType.STRING, perf),
-        NodeAttribute.newInstance(
-            NodeAttribute.PREFIX_CENTRALIZED, "name", NodeAttributeType.STRING, name));
+    return Set.of(attribute("perf", perf), attribute("name", name));
+  }
+
+  private static NodeAttribute attribute(String name, String value) {
+    return NodeAttribute.newInstance(
+        NodeAttribute.PREFIX_CENTRALIZED, name, NodeAttributeType.STRING, value);
+  }
+
+  /**
+   * Gives M3 a speed for IO-bound jobs ({@code perf-io}), or takes it away, and waits until the
+   * scheduler's node has it.
+   */
+  void setM3IoSpeed(String perfIo) throws java.io.IOException, InterruptedException {
+    Set<NodeAttribute> m3 = new java.util.HashSet<>(attributes("M3", "2.0"));
+    if (perfIo != null) {
+      m3.add(attribute("perf-io", perfIo));
+    }
+    String host = hosts.get("M3");
+    yarn.rm()
+        .getRMContext()
+        .getNodeAttributesManager()
+        .replaceNodeAttributes(NodeAttribute.PREFIX_CENTRALIZED, Map.of(host, m3));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (nodes().stream()
+        .filter(n -> n.getNodeID().getHost().equals(host))
+        .anyMatch(n -> n.getNodeAttributes() == null || !n.getNodeAttributes().equals(m3))) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("M3's attributes not " + m3 + ": " + describe());
+      }
+      Thread.sleep(50);
+    }
   }
 
   AbstractYarnScheduler<?, ?> scheduler() {
@@ -125,9 +151,17 @@ final class AliceAndBob implements AutoCloseable {
    * tasks per node, keyed "alice@M1" etc.
    */
   Map<String, Double> run(String phase, String queue, boolean strictLocality) throws Exception {
+    return run(phase, queue, strictLocality, Map.of());
+  }
+
+  /** {@link #run} with scheduling properties on Bob's application. */
+  Map<String, Double> run(
+      String phase, String queue, boolean strictLocality, Map<String, String> bobProperties)
+      throws Exception {
     ApplicationId alice =
         workloads.submit(job(phase + "-alice", queue, strictLocality, "M1", "M2"));
-    ApplicationId bob = workloads.submit(job(phase + "-bob", queue, strictLocality, "M2", "M3"));
+    ApplicationId bob =
+        workloads.submit(job(phase + "-bob", queue, strictLocality, "M2", "M3"), bobProperties);
     Map<String, Double> mean = sampleWhileBothWait(alice, bob);
     Apps.assertSucceeded(client, alice, 150);
     Apps.assertSucceeded(client, bob, 150);
@@ -315,6 +349,24 @@ final class AliceAndBob implements AutoCloseable {
         0.5, share(mean, "alice"), 0.05, "alice's progress share " + mean);
     org.junit.jupiter.api.Assertions.assertEquals(
         0.5, share(mean, "bob"), 0.05, "bob's progress share " + mean);
+  }
+
+  /**
+   * Per-user performance, Bob IO-bound and M3 no faster for IO: Bob's monopoly progress is 6,
+   * Alice's 8. With Alice on M1 and Bob on M3, a free M2 core goes to the lower of (2 + a)/8 and (4
+   * − a)/6, a Alice's cores on M2: a = 1 gives 3/8 against 3/6, so Alice's free core stays hers and
+   * Bob's free core stays his (2/6 < 3/8). M2 is split one core each, where one speed per node
+   * gives Alice both.
+   */
+  static void assertPerClass(Map<String, Double> mean) {
+    org.junit.jupiter.api.Assertions.assertEquals(
+        2.0, mean.get("alice@M1"), 0.3, "alice on M1: " + mean);
+    org.junit.jupiter.api.Assertions.assertEquals(
+        2.0, mean.get("bob@M3"), 0.3, "bob on M3: " + mean);
+    org.junit.jupiter.api.Assertions.assertEquals(
+        1.0, mean.get("alice@M2"), 0.4, "alice on M2 (the shared slow node): " + mean);
+    org.junit.jupiter.api.Assertions.assertEquals(
+        1.0, mean.get("bob@M2"), 0.4, "bob on M2: " + mean);
   }
 
   /** Equal task counts: three tasks each, shares 3/8 and 5/8. */

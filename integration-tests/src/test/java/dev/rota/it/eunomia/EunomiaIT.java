@@ -65,8 +65,31 @@ class EunomiaIT {
     assertTrue(jain > 0 && jain <= 1, "JainIndex over JMX: " + jain);
   }
 
+  /**
+   * Per-user performance from YARN: M3 gets {@code rm.yarn.io/perf-io=1.0} and Bob's application
+   * the scheduling property {@code rota.eunomia.perf-class=io}; Eunomia then splits M2 ({@link
+   * AliceAndBob#assertPerClass}).
+   */
   @Test
   @Order(2)
+  @Timeout(value = 180, unit = TimeUnit.SECONDS)
+  void anIoBoundBobWhoSeesNoSpeedUpOnM3GetsACoreOfTheSharedNode() throws Exception {
+    example.setM3IoSpeed("1.0");
+    try {
+      Map<String, Double> mean =
+          example.run("eunomia-io", "root.default", false, Map.of("rota.eunomia.perf-class", "io"));
+      System.out.printf(
+          "per-class progress shares: alice %.3f (of 8), bob %.3f (of 6)%n",
+          (mean.get("alice@M1") + mean.get("alice@M2")) / 8,
+          (mean.get("bob@M2") + mean.get("bob@M3")) / 6);
+      AliceAndBob.assertPerClass(mean);
+    } finally {
+      example.setM3IoSpeed(null);
+    }
+  }
+
+  @Test
+  @Order(3)
   @Timeout(value = 180, unit = TimeUnit.SECONDS)
   void stockFairOrderingGivesEqualTaskCountsOnTheSameCluster() throws Exception {
     conf.set(
@@ -78,7 +101,7 @@ class EunomiaIT {
   }
 
   @Test
-  @Order(3)
+  @Order(4)
   void aMalformedNodePerformanceIsRefusedNamingTheKeyAndTheRunningPolicyStays() throws Exception {
     conf.set(
         ShippedConf.CAPACITY_SCHEDULER,
@@ -97,7 +120,7 @@ class EunomiaIT {
   }
 
   @Test
-  @Order(4)
+  @Order(5)
   @Timeout(value = 120, unit = TimeUnit.SECONDS)
   void aConstraintNoNodeSatisfiesFailsTheJobNamingTheAttribute() throws Exception {
     example.assertUnsatisfiableConstraintFails("default", false);

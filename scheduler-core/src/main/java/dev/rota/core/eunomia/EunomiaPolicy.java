@@ -16,9 +16,9 @@ public final class EunomiaPolicy extends ShareOrder {
 
   private final Performance performance;
 
-  /** With {@link Performance#NODE_FACTOR}. */
+  /** With {@link Performance#BY_CLASS}: per-user performance by job class. */
   public EunomiaPolicy() {
-    this(Performance.NODE_FACTOR);
+    this(Performance.BY_CLASS);
   }
 
   public EunomiaPolicy(Performance performance) {

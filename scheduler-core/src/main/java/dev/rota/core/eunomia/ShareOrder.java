@@ -105,7 +105,8 @@ public abstract class ShareOrder implements OfferPolicy, KeyedRanking {
     }
     Progress p = progressCache.get(decision.jobId());
     int m = view.indexOf(decision.nodeId());
-    if (p == null || m < 0 || !sameNodes(view)) {
+    // a job's first container may be its ApplicationMaster, which makes no progress: listed again
+    if (p == null || p.count == 0 || m < 0 || !sameNodes(view)) {
       progressCache.remove(decision.jobId());
       return;
     }
@@ -198,7 +199,11 @@ public abstract class ShareOrder implements OfferPolicy, KeyedRanking {
       return m.value();
     }
 
-    /** Σ over the job's running containers of P[u][m] of the node each runs on. */
+    /**
+     * Σ over the job's running task containers of P[u][m] of the node each runs on. An
+     * ApplicationMaster's container ({@link ContainerView#applicationMaster()}) runs no task and
+     * adds nothing: T[u][m] counts tasks.
+     */
     public double progress(JobView job, Performance p) {
       String id = job.spec().id();
       Progress kept = progressCache.get(id);
@@ -208,7 +213,9 @@ public abstract class ShareOrder implements OfferPolicy, KeyedRanking {
       int count = 0;
       double value = 0;
       for (ContainerView c : view.containersOf(job)) {
-        value += ProgressShares.performance(p, job.spec(), view.node(c.node()));
+        if (!c.applicationMaster()) {
+          value += ProgressShares.performance(p, job.spec(), view.node(c.node()));
+        }
         count++;
       }
       progressCache.put(id, new Progress(job.spec(), count, value));

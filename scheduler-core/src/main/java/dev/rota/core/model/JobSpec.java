@@ -39,6 +39,13 @@ public record JobSpec(
   public static final String DEFAULT_USER = "rota";
   public static final String DEFAULT_QUEUE = "root.default";
 
+  /**
+   * The tag naming the job's performance class, e.g. {@code io}: on a node with a speed for that
+   * class ({@link NodeSpec#performanceFor}) its tasks run at that speed, and Eunomia weighs its
+   * progress by it (per-user performance, dissertation §5.3).
+   */
+  public static final String PERF_CLASS_TAG = "perf.class";
+
   public JobSpec {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(user, "user");
@@ -65,6 +72,29 @@ public record JobSpec(
 
   public static Builder builder(String id) {
     return new Builder(id);
+  }
+
+  /** This job with tag {@code key} set to {@code value}. */
+  public JobSpec withTag(String key, String value) {
+    Map<String, String> t = new java.util.HashMap<>(tags);
+    t.put(key, value);
+    return new JobSpec(
+        id,
+        user,
+        queue,
+        submitTime,
+        stages,
+        priority,
+        reservationId,
+        constraints,
+        demandProfile,
+        estimatedTaskDuration,
+        t);
+  }
+
+  /** The job's {@value #PERF_CLASS_TAG} tag, or null. */
+  public String performanceClass() {
+    return tags.get(PERF_CLASS_TAG);
   }
 
   /** Total number of tasks over all stages. */

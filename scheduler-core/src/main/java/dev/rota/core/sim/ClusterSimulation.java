@@ -341,7 +341,11 @@ public final class ClusterSimulation implements SimEngine.Model, ClusterView, Pl
     cTask[c] = task;
     j.addContainer(c, cPos);
     cHandle[c] =
-        engine.at(now + s.duration(task) / nodes[node].performanceFactor(), TASK_FINISH, c, 0);
+        engine.at(
+            now + s.duration(task) / nodes[node].performanceFor(j.spec.performanceClass()),
+            TASK_FINISH,
+            c,
+            0);
     placements++;
     return Outcome.PLACED;
   }

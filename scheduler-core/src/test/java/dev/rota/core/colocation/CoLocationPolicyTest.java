@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.rota.core.model.JobSpec;
 import dev.rota.core.model.Resource;
 import dev.rota.core.policy.Decision;
+import dev.rota.core.policy.FakeCluster;
 import dev.rota.core.policy.JobView;
 import dev.rota.core.policy.OfferPolicy;
 import dev.rota.core.policy.Utilization;

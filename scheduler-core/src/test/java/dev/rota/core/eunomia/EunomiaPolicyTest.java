@@ -23,11 +23,14 @@ class EunomiaPolicyTest {
 
   static List<String> firstPass(OfferPolicy policy) {
     // ten tasks each, long enough that nothing ends in the first pass
-    List<JobSpec> jobs = List.of(ThreeMachines.alice(10), ThreeMachines.bob(10));
+    return firstPass(policy, ORDER, List.of(ThreeMachines.alice(10), ThreeMachines.bob(10)));
+  }
+
+  static List<String> firstPass(OfferPolicy policy, List<NodeSpec> order, List<JobSpec> jobs) {
     List<String> placed = new ArrayList<>();
     new ClusterSimulation(
             new Workload("3m", jobs),
-            ORDER,
+            order,
             QueueSpec.singleDefault(),
             new OfferPass(
                 policy,
@@ -60,6 +63,59 @@ class EunomiaPolicyTest {
     assertEquals(naive, firstPass(new Baselines.Choosy()));
     assertEquals(naive, firstPass(new Baselines.Drf()));
     assertEquals(naive, firstPass(new Baselines.FairShare()));
+  }
+
+  /**
+   * Per-user performance: M3's faster cores do not help Bob's IO-bound job (class {@code io}, M3's
+   * speed for {@code io} 1). Bob's monopoly progress is then 2 + 2 + 2 = 6, Alice's still 8. M1:
+   * alice, alice (2/8). M3: bob, bob (2/6). M2: Alice 2/8 < Bob 2/6 -> alice (3/8); Bob 2/6 < 3/8
+   * -> bob (3/6). The slow node is split, unlike the 4/8-each outcome with one speed per node.
+   */
+  @Test
+  void aJobWhoseClassSeesNoSpeedUpOnM3GetsACoreOfM2() {
+    List<NodeSpec> order =
+        List.of(ThreeMachines.M1, ThreeMachines.M3.withClassPerformance("io", 1), ThreeMachines.M2);
+    JobSpec ioBob = ThreeMachines.bob(10).withTag(JobSpec.PERF_CLASS_TAG, "io");
+    assertEquals(
+        6.0,
+        ProgressShares.denominator(ioBob, ThreeMachines.TASK, order, Performance.BY_CLASS),
+        1e-12);
+    assertEquals(
+        8.0,
+        ProgressShares.denominator(
+            ThreeMachines.alice(10), ThreeMachines.TASK, order, Performance.BY_CLASS),
+        1e-12);
+    assertEquals(
+        List.of("alice@M1", "alice@M1", "bob@M3", "bob@M3", "alice@M2", "bob@M2"),
+        firstPass(new EunomiaPolicy(), order, List.of(ThreeMachines.alice(10), ioBob)));
+    // the same jobs, one speed per node: the dissertation's outcome
+    assertEquals(
+        List.of("alice@M1", "alice@M1", "bob@M3", "bob@M3", "alice@M2", "alice@M2"),
+        firstPass(
+            new EunomiaPolicy(Performance.NODE_FACTOR),
+            order,
+            List.of(ThreeMachines.alice(10), ioBob)));
+  }
+
+  @Test
+  void aJobRunsAtItsClassSpeedInTheSimulator() {
+    // one 1000 s task pinned to M3 (speed 2, speed 1 for io)
+    NodeSpec m3 = ThreeMachines.M3.withClassPerformance("io", 1);
+    JobSpec plain = ThreeMachines.job("plain", 1, "M3");
+    JobSpec io = plain.withTag(JobSpec.PERF_CLASS_TAG, "io");
+    assertEquals(500.0, finish(plain, m3), 1e-9);
+    assertEquals(1000.0, finish(io, m3), 1e-9);
+  }
+
+  private static double finish(JobSpec job, NodeSpec node) {
+    return new ClusterSimulation(
+            new Workload("one", List.of(job)),
+            List.of(node),
+            QueueSpec.singleDefault(),
+            new OfferPass(new EunomiaPolicy(), d -> {}),
+            1)
+        .run()
+        .latency(0);
   }
 
   @Test

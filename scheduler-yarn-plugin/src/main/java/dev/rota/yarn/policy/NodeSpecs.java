@@ -31,13 +31,29 @@ import org.slf4j.LoggerFactory;
  * finite number is never used: the node counts as {@value #DEFAULT_PERFORMANCE} (or its mapped
  * value), the problem is logged once per node and value, and {@link #problems()} lists it.
  *
- * <p>Specs are cached per node and rebuilt only when the node's attribute set or total resource
- * changes (YARN replaces the attribute set on every update), so a heartbeat does not parse
- * attributes; {@link #version()} changes whenever a cached spec is rebuilt or a node appears.
+ * <p><b>Performance per job class</b> (per-user performance, dissertation §5.3) comes from the
+ * attributes {@code perf-<class>} (e.g. {@code rm.yarn.io/perf-io=1.0}): an application whose
+ * scheduling property {@value YarnViews#PERF_CLASS} names the class sees that speed on this node;
+ * other applications, and a class the node does not name, see its {@code perf}. A bad value is left
+ * out the same way.
+ *
+ * <p>Specs are cached per node and rebuilt only when the node's attributes (names and values) or
+ * total resource change. They are compared by value: YARN hands the scheduler's node the attribute
+ * manager's own set, changed in place by {@code yarn nodeattributes -replace}, and a {@code
+ * NodeAttribute} equals another of the same name whatever its value. {@link #version()} changes
+ * whenever a cached spec is rebuilt or a node appears. Specs are asked for when the nodes change,
+ * not per heartbeat ({@code YarnViews.NodeIndex}).
  */
 public final class NodeSpecs {
   /** The node attribute holding the node's performance factor, e.g. {@code rm.yarn.io/perf=2.0}. */
   public static final String PERF_ATTRIBUTE = "perf";
+
+  /**
+   * The start of the node attributes holding a speed per job class, e.g. {@code
+   * rm.yarn.io/perf-io=1.0} for applications whose scheduling property {@value
+   * YarnViews#PERF_CLASS} is {@code io}.
+   */
+  public static final String CLASS_ATTRIBUTE_PREFIX = PERF_ATTRIBUTE + "-";
 
   /** The performance of a node that declares none. */
   public static final double DEFAULT_PERFORMANCE = 1.0;
@@ -49,7 +65,7 @@ public final class NodeSpecs {
   private final Map<String, String> problems = new ConcurrentHashMap<>();
   private final AtomicLong version = new AtomicLong();
 
-  private record Cached(Set<NodeAttribute> attributes, Resource total, NodeSpec spec) {}
+  private record Cached(Resource total, NodeSpec spec) {}
 
   /** With no operator map: nodes without a perf attribute count as 1. */
   public NodeSpecs() {
@@ -63,14 +79,14 @@ public final class NodeSpecs {
 
   /** The spec of {@code node} now. */
   public NodeSpec of(SchedulerNode node) {
-    Set<NodeAttribute> attrs = node.getNodeAttributes();
+    Map<String, String> attributes = attributes(node.getNodeAttributes());
     Resource total = node.getTotalResource();
     Cached c = cache.get(node.getNodeID());
-    if (c != null && c.attributes == attrs && c.total.equals(total)) {
+    if (c != null && c.spec.attributes().equals(attributes) && c.total.equals(total)) {
       return c.spec;
     }
-    NodeSpec spec = build(node, attrs, total);
-    cache.put(node.getNodeID(), new Cached(attrs, Resource.newInstance(total), spec));
+    NodeSpec spec = build(node, attributes, total);
+    cache.put(node.getNodeID(), new Cached(Resource.newInstance(total), spec));
     version.incrementAndGet();
     return spec;
   }
@@ -92,8 +108,7 @@ public final class NodeSpecs {
     return Map.copyOf(problems);
   }
 
-  private NodeSpec build(SchedulerNode node, Set<NodeAttribute> attrs, Resource total) {
-    Map<String, String> attributes = attributes(attrs);
+  private NodeSpec build(SchedulerNode node, Map<String, String> attributes, Resource total) {
     String host = node.getNodeID().getHost();
     double perf = configured.getOrDefault(host, DEFAULT_PERFORMANCE);
     String raw = perfValue(attributes);
@@ -114,7 +129,8 @@ public final class NodeSpecs {
         rack == null || rack.isEmpty() ? NodeSpec.DEFAULT_RACK : rack,
         YarnViews.core(total),
         attributes,
-        perf);
+        perf,
+        classPerformance(node.getNodeID().toString(), attributes));
   }
 
   /** YARN node attributes as {@code prefix/name -> value}. */
@@ -146,18 +162,54 @@ public final class NodeSpecs {
 
   /** A performance factor: a positive, finite number. */
   static double parsePerformance(String raw) {
+    return parsePerformance(PERF_ATTRIBUTE, raw);
+  }
+
+  /** The value of the node attribute {@code name}: a positive, finite number. */
+  private static double parsePerformance(String name, String raw) {
     double v;
     try {
       v = Double.parseDouble(raw.strip());
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(
-          "node attribute " + PERF_ATTRIBUTE + " must be a positive number, got '" + raw + "'");
+      v = Double.NaN;
     }
     if (!(v > 0) || Double.isInfinite(v)) {
       throw new IllegalArgumentException(
-          "node attribute " + PERF_ATTRIBUTE + " must be a positive number, got '" + raw + "'");
+          "node attribute " + name + " must be a positive number, got '" + raw + "'");
     }
     return v;
+  }
+
+  /**
+   * The speeds per job class: attributes {@code perf-<class>}, the centrally set one winning. A
+   * value that is not a positive, finite number is left out, logged once and listed in {@link
+   * #problems()} under {@code <node> perf-<class>}.
+   */
+  Map<String, Double> classPerformance(String node, Map<String, String> attributes) {
+    Map<String, Double> out = new HashMap<>();
+    for (String prefix :
+        List.of(NodeAttribute.PREFIX_DISTRIBUTED, NodeAttribute.PREFIX_CENTRALIZED)) {
+      String start = prefix + "/" + CLASS_ATTRIBUTE_PREFIX;
+      for (Map.Entry<String, String> a : attributes.entrySet()) {
+        if (!a.getKey().startsWith(start) || a.getKey().length() == start.length()) {
+          continue;
+        }
+        String name = a.getKey().substring(prefix.length() + 1);
+        String where = node + " " + name;
+        try {
+          out.put(
+              name.substring(CLASS_ATTRIBUTE_PREFIX.length()),
+              parsePerformance(name, a.getValue()));
+          problems.remove(where);
+        } catch (IllegalArgumentException e) {
+          String problem = e.getMessage() + "; not used";
+          if (!problem.equals(problems.put(where, problem))) {
+            LOG.warn("node {}: {}", node, problem);
+          }
+        }
+      }
+    }
+    return out;
   }
 
   /**

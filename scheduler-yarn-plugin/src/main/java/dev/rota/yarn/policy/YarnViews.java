@@ -74,6 +74,13 @@ final class YarnViews {
    */
   static final String COLOCATION_APPLICATION = "rota.colocation.application";
 
+  /**
+   * The application scheduling property naming its performance class for Eunomia's per-user
+   * performance ({@link JobSpec#PERF_CLASS_TAG}), e.g. {@code io}: on nodes with an attribute
+   * {@code perf-io} its progress is weighed by that speed.
+   */
+  static final String PERF_CLASS = "rota.eunomia.perf-class";
+
   static final String IO_WAIT = "rota.iowait";
 
   /**
@@ -315,6 +322,7 @@ final class YarnViews {
         copy(envs, CoLocationSettings.DEMAND_TAG, tags, CoLocationSettings.DEMAND_TAG);
         copy(envs, COLOCATION_APPLICATION, tags, CoLocationPolicy.APP_TAG);
         copy(envs, SeriesText.PROPERTY, tags, SeriesText.PROPERTY);
+        copy(envs, PERF_CLASS, tags, JobSpec.PERF_CLASS_TAG);
       }
       if (pending && app.isWaitingForAMContainer()) {
         tags.put(OfferOrderingPolicy.NEXT_ASK_TAG, OfferOrderingPolicy.NEXT_ASK_AM);

@@ -42,4 +42,29 @@ class NodeSpecsTest {
         assertThrows(IllegalArgumentException.class, () -> NodeSpecs.parseConfigured("k", "w=abc"))
             .getMessage());
   }
+
+  @Test
+  void aSpeedPerJobClassComesFromPerfDotClassTheCentralOneWinning() {
+    NodeSpecs specs = new NodeSpecs();
+    Map<String, Double> speeds =
+        specs.classPerformance(
+            "n1:8041",
+            Map.of(
+                "rm.yarn.io/perf", "2.0",
+                "rm.yarn.io/perf-io", "1.0",
+                "nm.yarn.io/perf-io", "3.0",
+                "nm.yarn.io/perf-gpu", "4",
+                "nm.yarn.io/perf-", "5",
+                "rm.yarn.io/perf-cpu", "fast",
+                "rm.yarn.io/name", "M3"));
+    assertEquals(Map.of("io", 1.0, "gpu", 4.0), speeds);
+    assertEquals(
+        Map.of(
+            "n1:8041 perf-cpu",
+            "node attribute perf-cpu must be a positive number, got 'fast'; not used"),
+        specs.problems());
+    // fixed: the problem is gone
+    specs.classPerformance("n1:8041", Map.of("rm.yarn.io/perf-cpu", "1.5"));
+    assertEquals(Map.of(), specs.problems());
+  }
 }

@@ -1,30 +1,29 @@
-package dev.rota.core.colocation;
+package dev.rota.core.policy;
 
+import dev.rota.core.colocation.CoLocationPolicy;
 import dev.rota.core.model.ExecutionType;
 import dev.rota.core.model.JobSpec;
 import dev.rota.core.model.NodeSpec;
 import dev.rota.core.model.Resource;
-import dev.rota.core.policy.ClusterView;
-import dev.rota.core.policy.ContainerView;
-import dev.rota.core.policy.JobView;
-import dev.rota.core.policy.QueueView;
-import dev.rota.core.policy.Utilization;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
-/** A hand-set cluster for the policy's unit tests: nodes, containers, telemetry, waiting jobs. */
-final class FakeCluster implements ClusterView {
-  static final Resource NODE = Resource.of(6144, 6);
+/**
+ * A hand-set cluster for policies' unit tests (co-location, Eunomia): nodes, containers (tasks and
+ * ApplicationMasters), telemetry, waiting jobs.
+ */
+public final class FakeCluster implements ClusterView {
+  public static final Resource NODE = Resource.of(6144, 6);
 
-  final List<NodeSpec> nodes = new ArrayList<>();
-  final List<List<Container>> containers = new ArrayList<>();
-  final Utilization[] utilization;
-  final List<Job> jobs = new ArrayList<>();
-  double now;
+  public final List<NodeSpec> nodes = new ArrayList<>();
+  public final List<List<Container>> containers = new ArrayList<>();
+  public final Utilization[] utilization;
+  public final List<Job> jobs = new ArrayList<>();
+  public double now;
 
-  FakeCluster(int n) {
+  public FakeCluster(int n) {
     for (int i = 0; i < n; i++) {
       nodes.add(new NodeSpec("n" + i, NodeSpec.DEFAULT_RACK, NODE, Map.of(), 1));
       containers.add(new ArrayList<>());
@@ -34,7 +33,7 @@ final class FakeCluster implements ClusterView {
   }
 
   /** A waiting job of {@code tasks} containers of 1 GiB / 1 vcore, of application {@code app}. */
-  Job job(String id, String app, int tasks) {
+  public Job job(String id, String app, int tasks) {
     double[] d = new double[tasks];
     Arrays.fill(d, 10);
     Job j =
@@ -47,14 +46,14 @@ final class FakeCluster implements ClusterView {
     return j;
   }
 
-  Job job(JobSpec spec) {
+  public Job job(JobSpec spec) {
     Job j = new Job(spec);
     jobs.add(j);
     return j;
   }
 
   /** Puts {@code k} containers of {@code job} on node {@code node}, started at {@code start}. */
-  void run(Job job, int node, int k, double start) {
+  public void run(Job job, int node, int k, double start) {
     for (int i = 0; i < k; i++) {
       containers.get(node).add(new Container(job.spec.id() + "-c" + i, job.spec.id(), node, start));
       job.running++;
@@ -64,7 +63,7 @@ final class FakeCluster implements ClusterView {
   /**
    * Puts {@code job}'s ApplicationMaster container on node {@code node}, started at {@code start}.
    */
-  void runAm(Job job, int node, double start) {
+  public void runAm(Job job, int node, double start) {
     containers
         .get(node)
         .add(new Container(job.spec.id() + "-am", job.spec.id(), node, start, true));
@@ -72,7 +71,7 @@ final class FakeCluster implements ClusterView {
   }
 
   /** Ends {@code job}'s task containers on node {@code node} (its ApplicationMaster stays). */
-  void endTasks(Job job, int node) {
+  public void endTasks(Job job, int node) {
     int before = containers.get(node).size();
     containers.get(node).removeIf(c -> c.jobId().equals(job.spec.id()) && !c.applicationMaster());
     job.running -= before - containers.get(node).size();
@@ -153,11 +152,11 @@ final class FakeCluster implements ClusterView {
     return utilization[index];
   }
 
-  static final class Job implements JobView {
-    final JobSpec spec;
-    int running;
+  public static final class Job implements JobView {
+    public final JobSpec spec;
+    public int running;
 
-    Job(JobSpec spec) {
+    public Job(JobSpec spec) {
       this.spec = spec;
     }
 
@@ -192,9 +191,10 @@ final class FakeCluster implements ClusterView {
     }
   }
 
-  record Container(String id, String jobId, int node, double startTime, boolean applicationMaster)
+  public record Container(
+      String id, String jobId, int node, double startTime, boolean applicationMaster)
       implements ContainerView {
-    Container(String id, String jobId, int node, double startTime) {
+    public Container(String id, String jobId, int node, double startTime) {
       this(id, jobId, node, startTime, false);
     }
 
