@@ -10,6 +10,7 @@ import dev.rota.core.adaptive.QueueBounds;
 import dev.rota.core.adaptive.SchedulerKind;
 import dev.rota.core.adaptive.SearchSpace;
 import dev.rota.core.adaptive.truth.GroupSimulation;
+import dev.rota.core.adaptive.truth.TaskNoise;
 import dev.rota.core.adaptive.truth.TruthJob;
 import dev.rota.core.adaptive.truth.TruthWorkloads;
 import dev.rota.core.trace.SharedData;
@@ -254,6 +255,7 @@ public final class AdaptiveYarnExperiment implements Experiment {
     List<ReproRow> rows = new ArrayList<>();
     int yarnRuns = 0;
     double clusterSeconds = 0;
+    List<AmLogs.TaskTime> taskTimes = new ArrayList<>();
     for (Group g : selected) {
       List<TruthWorkloads.Mix> groupMixes =
           twoQueueMixes.stream().map(m -> m.withQueues(g.queues)).toList();
@@ -271,6 +273,10 @@ public final class AdaptiveYarnExperiment implements Experiment {
       }
       yarnRuns += r.runs();
       clusterSeconds += r.clusterSeconds();
+      taskTimes.addAll(r.taskTimes());
+    }
+    if (selected.size() > 1) {
+      noiseRows(rows, "task-time noise on YARN, all groups", taskTimes);
     }
     double total = (System.nanoTime() - t0) / 1e9;
     rows.add(new ReproRow("run time", "yarn_runs", null, yarnRuns, null, null));
@@ -287,7 +293,8 @@ public final class AdaptiveYarnExperiment implements Experiment {
   }
 
   /** One group's rows, its number of YARN runs and its cluster's wall time. */
-  record GroupResult(List<ReproRow> rows, int runs, double clusterSeconds) {}
+  record GroupResult(
+      List<ReproRow> rows, int runs, double clusterSeconds, List<AmLogs.TaskTime> taskTimes) {}
 
   /**
    * The runs of one group, in analysis order: every mix under every configuration, then the repeats
@@ -375,22 +382,28 @@ public final class AdaptiveYarnExperiment implements Experiment {
     }
     // the AMs' own logs (kept by the NodeManagers), per run: parsed once, recorded beside the run
     java.util.Map<Run, List<AmLogs.JobAm>> ams = new java.util.LinkedHashMap<>();
+    List<AmLogs.TaskTime> taskTimes = new ArrayList<>();
     Path clusterWork = base.resolve("cluster").resolve("work");
     for (var e : measured.entrySet()) {
       Path amFile = runDir.resolve(e.getKey().id() + "-am.csv");
-      if (!Files.isRegularFile(amFile)) {
+      Path tasksFile = runDir.resolve(e.getKey().id() + "-tasks.csv");
+      if (!Files.isRegularFile(amFile) || !Files.isRegularFile(tasksFile)) {
         List<AmLogs.JobAm> parsed = new ArrayList<>();
+        List<AmLogs.TaskTime> tasks = new ArrayList<>();
         for (YarnGroup.JobRun j : e.getValue()) {
-          AmLogs.JobAm a = AmLogs.parse(clusterWork, j.job(), j.applicationId());
+          AmLogs.Parsed a = AmLogs.parse(clusterWork, j.job(), j.applicationId());
           if (a != null) {
-            parsed.add(a);
+            parsed.add(a.am());
+            tasks.addAll(a.tasks());
           }
         }
         if (parsed.size() == e.getValue().size()) {
           AmLogs.write(amFile, parsed);
+          AmLogs.writeTasks(tasksFile, tasks);
         }
       }
       ams.put(e.getKey(), AmLogs.read(amFile));
+      taskTimes.addAll(AmLogs.readTasks(tasksFile));
     }
     for (var e : measured.entrySet()) {
       for (YarnGroup.JobRun j : e.getValue()) {
@@ -455,10 +468,11 @@ public final class AdaptiveYarnExperiment implements Experiment {
     Analysis.rows(rows, mixes, grid, cells, log);
     Analysis.decisionRows(rows, grid, cells);
     amRows(rows, measured, ams);
+    noiseRows(rows, "task-time noise on YARN", taskTimes);
     amConcurrencyRows(rows, measured, mixes, g.queues);
     Analysis.plots(
         base, plotter, mixes, grid, cells, g.queues == 2 && g.kind == SchedulerKind.CAPACITY);
-    return new GroupResult(rows, measured.size(), clusterSeconds);
+    return new GroupResult(rows, measured.size(), clusterSeconds, taskTimes);
   }
 
   /**
@@ -502,6 +516,38 @@ public final class AdaptiveYarnExperiment implements Experiment {
         new ReproRow(
             name, "am_register_to_first_task_s", null, null, firstTask / jobs, null, null));
     rows.add(new ReproRow(name, "task_overhead_s", null, null, overhead / tasks, null, null));
+  }
+
+  /**
+   * The task-time noise YARN showed against the declared sleeps ({@link TaskNoise#fit}): σ beside
+   * the one {@code adaptive-accuracy} and {@code adaptive-runtime} draw their ground truth's task
+   * times with ({@link TaskNoise#DEFAULT_SIGMA}, set from these runs), and the mean log ratio (the
+   * per-task overhead, which that mean-preserving noise does not represent).
+   */
+  static void noiseRows(List<ReproRow> rows, String name, List<AmLogs.TaskTime> tasks) {
+    if (tasks.size() < 2) {
+      return;
+    }
+    double[] sleep = new double[tasks.size()];
+    double[] measured = new double[tasks.size()];
+    for (int i = 0; i < sleep.length; i++) {
+      sleep[i] = tasks.get(i).sleep();
+      measured[i] = tasks.get(i).measured();
+    }
+    TaskNoise.Fit f = TaskNoise.fit(sleep, measured);
+    String caseName = name + ", " + f.tasks() + " tasks";
+    rows.add(
+        new ReproRow(
+            caseName,
+            "sigma_ln_measured_over_declared",
+            TaskNoise.DEFAULT_SIGMA,
+            "ground truth's σ",
+            f.sigma(),
+            null,
+            null));
+    rows.add(
+        new ReproRow(
+            caseName, "mean_ln_measured_over_declared", null, null, f.meanLn(), null, null));
   }
 
   /**

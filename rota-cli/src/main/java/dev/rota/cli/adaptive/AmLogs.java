@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -19,11 +20,14 @@ import java.util.stream.Stream;
  * per job: the AM's active time (registered → unregistering), the wait from registration to its
  * first task container's launch (task container allocation through the AM's and the NodeManagers'
  * heartbeats), and each task's overhead (launch request → completion event, minus its sleep).
- * Written per run as {@code runs/<run>-am.csv}: {@value #HEADER}.
+ * Written per run as {@code runs/<run>-am.csv}: {@value #HEADER}; every task's declared sleep and
+ * measured time (launch request → completion event) as {@code runs/<run>-tasks.csv}: {@value
+ * #TASKS_HEADER}.
  */
 public final class AmLogs {
   public static final String HEADER =
       "job,am_active_s,register_to_first_task_s,tasks,task_overhead_mean_s";
+  public static final String TASKS_HEADER = "job,sleep_s,measured_s";
 
   private static final Pattern TIME = Pattern.compile("^(\\d\\d):(\\d\\d):(\\d\\d),(\\d{3}) ");
   private static final Pattern LAUNCH =
@@ -43,10 +47,22 @@ public final class AmLogs {
   public record JobAm(
       int job, double amActive, double registerToFirstTask, int tasks, double taskOverhead) {}
 
+  /**
+   * One task as its AM saw it.
+   *
+   * @param job the job's index
+   * @param sleep the task's declared duration, seconds
+   * @param measured launch request → completion event, seconds
+   */
+  public record TaskTime(int job, double sleep, double measured) {}
+
+  /** One job's AM figures and its tasks. */
+  record Parsed(JobAm am, List<TaskTime> tasks) {}
+
   private AmLogs() {}
 
   /** Parses the AM log of {@code applicationId} under {@code clusterWork}; null if not found. */
-  static JobAm parse(Path clusterWork, int job, String applicationId) throws IOException {
+  static Parsed parse(Path clusterWork, int job, String applicationId) throws IOException {
     Path log = find(clusterWork, applicationId);
     if (log == null) {
       return null;
@@ -56,7 +72,7 @@ public final class AmLogs {
     double firstLaunch = Double.NaN;
     Map<String, Double> sleep = new HashMap<>();
     double overhead = 0;
-    int tasks = 0;
+    List<TaskTime> tasks = new ArrayList<>();
     for (String line : Files.readAllLines(log)) {
       Matcher t = TIME.matcher(line);
       if (!t.find()) {
@@ -81,16 +97,19 @@ public final class AmLogs {
       }
       Matcher d = DONE.matcher(line);
       if (d.find() && sleep.containsKey(d.group(1))) {
-        overhead += Double.parseDouble(d.group(2)) - sleep.get(d.group(1));
-        tasks++;
+        double measured = Double.parseDouble(d.group(2));
+        overhead += measured - sleep.get(d.group(1));
+        tasks.add(new TaskTime(job, sleep.get(d.group(1)), measured));
       }
     }
-    return new JobAm(
-        job,
-        unregistering - registered,
-        firstLaunch - registered,
-        tasks,
-        tasks == 0 ? Double.NaN : overhead / tasks);
+    JobAm am =
+        new JobAm(
+            job,
+            unregistering - registered,
+            firstLaunch - registered,
+            tasks.size(),
+            tasks.isEmpty() ? Double.NaN : overhead / tasks.size());
+    return new Parsed(am, List.copyOf(tasks));
   }
 
   private static Path find(Path clusterWork, String applicationId) throws IOException {
@@ -132,29 +151,61 @@ public final class AmLogs {
     Files.writeString(file, s.toString());
   }
 
+  static void writeTasks(Path file, List<TaskTime> tasks) throws IOException {
+    StringBuilder s = new StringBuilder(TASKS_HEADER).append('\n');
+    for (TaskTime t : tasks) {
+      s.append(String.format(Locale.ROOT, "%d,%.2f,%.2f%n", t.job(), t.sleep(), t.measured()));
+    }
+    Files.writeString(file, s.toString());
+  }
+
+  /** Reads a file {@link #writeTasks} wrote; an empty list if there is none. */
+  static List<TaskTime> readTasks(Path file) throws IOException {
+    return rows(
+        file,
+        TASKS_HEADER,
+        f ->
+            new TaskTime(
+                Integer.parseInt(f[0]), Double.parseDouble(f[1]), Double.parseDouble(f[2])));
+  }
+
   /** Reads a file {@link #write} wrote; an empty list if there is none (runs without AM logs). */
   static List<JobAm> read(Path file) throws IOException {
-    List<JobAm> out = new ArrayList<>();
-    if (!Files.isRegularFile(file)) {
-      return out;
-    }
-    List<String> lines = Files.readAllLines(file);
-    if (lines.isEmpty() || !lines.get(0).equals(HEADER)) {
-      throw new IOException(file + ": first line must be the header " + HEADER);
-    }
-    for (int i = 1; i < lines.size(); i++) {
-      String[] f = lines.get(i).split(",", -1);
-      if (f.length != 5) {
-        throw new IOException(file + " line " + (i + 1) + ": expected 5 fields, got " + f.length);
-      }
-      try {
-        out.add(
+    return rows(
+        file,
+        HEADER,
+        f ->
             new JobAm(
                 Integer.parseInt(f[0]),
                 Double.parseDouble(f[1]),
                 Double.parseDouble(f[2]),
                 Integer.parseInt(f[3]),
                 Double.parseDouble(f[4])));
+  }
+
+  /**
+   * The data lines of a CSV with {@code header}, each made into a value by {@code parse}; none if
+   * the file does not exist. A line with the wrong number of fields or a bad number is named.
+   */
+  private static <T> List<T> rows(Path file, String header, Function<String[], T> parse)
+      throws IOException {
+    List<T> out = new ArrayList<>();
+    if (!Files.isRegularFile(file)) {
+      return out;
+    }
+    List<String> lines = Files.readAllLines(file);
+    if (lines.isEmpty() || !lines.get(0).equals(header)) {
+      throw new IOException(file + ": first line must be the header " + header);
+    }
+    int fields = header.split(",").length;
+    for (int i = 1; i < lines.size(); i++) {
+      String[] f = lines.get(i).split(",", -1);
+      if (f.length != fields) {
+        throw new IOException(
+            file + " line " + (i + 1) + ": expected " + fields + " fields, got " + f.length);
+      }
+      try {
+        out.add(parse.apply(f));
       } catch (NumberFormatException e) {
         throw new IOException(file + " line " + (i + 1) + ": " + e.getMessage(), e);
       }

@@ -10,6 +10,7 @@ import dev.rota.core.adaptive.GroupConfiguration;
 import dev.rota.core.adaptive.IntraQueuePolicy;
 import dev.rota.core.adaptive.QueueBounds;
 import dev.rota.core.adaptive.SchedulerKind;
+import dev.rota.core.adaptive.truth.TaskNoise;
 import dev.rota.experiments.Plotter;
 import dev.rota.experiments.ReproRow;
 import dev.rota.experiments.catalog.Experiments;
@@ -148,5 +149,29 @@ class AdaptiveYarnRecordedTest {
     assertEquals(
         Files.readString(RESULTS.resolve("adaptive-yarn.json")),
         Experiments.toJson("adaptive-yarn", rows));
+    // the task-time noise the AM logs show: what TaskNoise.DEFAULT_SIGMA is set from
+    ReproRow sigma =
+        rows.stream()
+            .filter(
+                r ->
+                    r.caseName().equals("task-time noise on YARN, all groups, 1510 tasks")
+                        && r.metric().equals("sigma_ln_measured_over_declared"))
+            .findFirst()
+            .orElseThrow();
+    assertEquals(0.105, sigma.rota(), 0.0005);
+    assertEquals(TaskNoise.DEFAULT_SIGMA, sigma.reference());
+  }
+
+  @Test
+  void aTaskFileRoundTripsAndABadLineIsNamed(@TempDir Path dir) throws IOException {
+    Path f = dir.resolve("r-tasks.csv");
+    List<AmLogs.TaskTime> tasks =
+        List.of(new AmLogs.TaskTime(0, 2.5, 3.05), new AmLogs.TaskTime(3, 10.34, 10.9));
+    AmLogs.writeTasks(f, tasks);
+    assertEquals(tasks, AmLogs.readTasks(f));
+    Files.writeString(f, AmLogs.TASKS_HEADER + "\n0,2.50,fast\n");
+    IOException e = assertThrows(IOException.class, () -> AmLogs.readTasks(f));
+    assertTrue(e.getMessage().contains("line 2"), e.getMessage());
+    assertEquals(List.of(), AmLogs.readTasks(dir.resolve("missing-tasks.csv")));
   }
 }

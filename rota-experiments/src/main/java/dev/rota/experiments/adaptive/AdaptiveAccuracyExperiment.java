@@ -48,7 +48,7 @@ public final class AdaptiveAccuracyExperiment implements Experiment {
   static final double TIE = 1e-9;
   static final long[] FULL_SEEDS = {11, 12, 13};
   static final long[] QUICK_SEEDS = {11};
-  static final double[] NOISE_SWEEP = {0.0, 0.05, 0.1, 0.2, 0.6};
+  static final double[] NOISE_SWEEP = {0.0, 0.05, 0.2, 0.3, 0.6};
 
   /** Runner-up margins (%) for the rows that leave out near-ties. */
   static final double[] MARGINS_PCT = {2, 5, 10};
@@ -284,7 +284,7 @@ public final class AdaptiveAccuracyExperiment implements Experiment {
       List<String> names =
           List.of(
               "ablation A: comparator's model (σ=0, no AM, container reuse, no barrier)",
-              "ablation B: A + noise σ=0.3",
+              "ablation B: A + noise σ=" + TaskNoise.DEFAULT_SIGMA,
               "ablation C: B + a container per task (comparator too)",
               "ablation D: C + map/reduce barrier (comparator too)");
       for (int i = 0; i < names.size(); i++) {

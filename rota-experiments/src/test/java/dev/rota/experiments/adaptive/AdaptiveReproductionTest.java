@@ -45,20 +45,20 @@ class AdaptiveReproductionTest {
     List<Path> plots = new ArrayList<>();
     Map<String, ReproRow> by =
         byKey(Experiments.get("adaptive-accuracy").run(true, dir, recording(plots)));
-    ReproRow overall = by.get("overall (noise σ=0.3) | best_found_pct");
+    ReproRow overall = by.get("overall (noise σ=0.1) | best_found_pct");
     assertEquals(87.26, overall.reference());
     assertTrue(overall.rota() >= 0 && overall.rota() <= 100);
     assertEquals(
-        28.0, by.get("overall (noise σ=0.3) | cases").rota(), "7 quick mixes x 4 settings");
-    assertEquals(3.37, by.get("overall (noise σ=0.3) | miss_gap_pct").reference());
-    assertEquals(93.33, by.get("Capacity (noise σ=0.3) | best_found_pct").reference());
-    assertEquals(81.19, by.get("Fair (noise σ=0.3) | best_found_pct").reference());
+        28.0, by.get("overall (noise σ=0.1) | cases").rota(), "7 quick mixes x 4 settings");
+    assertEquals(3.37, by.get("overall (noise σ=0.1) | miss_gap_pct").reference());
+    assertEquals(93.33, by.get("Capacity (noise σ=0.1) | best_found_pct").reference());
+    assertEquals(81.19, by.get("Fair (noise σ=0.1) | best_found_pct").reference());
     for (String s : List.of("Capacity 2q", "Capacity 4q", "Fair 2q", "Fair 4q")) {
-      assertNotNull(by.get(s + " (noise σ=0.3) | best_found_pct"), s);
-      assertTrue(by.get(s + " (noise σ=0.3) | miss_gap_pct").rota() >= 0);
+      assertNotNull(by.get(s + " (noise σ=0.1) | best_found_pct"), s);
+      assertTrue(by.get(s + " (noise σ=0.1) | miss_gap_pct").rota() >= 0);
     }
     // configurations matter in the ground truth: choosing blindly costs latency
-    assertTrue(by.get("overall (noise σ=0.3) | non_best_gap_pct").rota() > 5);
+    assertTrue(by.get("overall (noise σ=0.1) | non_best_gap_pct").rota() > 5);
     assertEquals(2, plots.size());
   }
 
