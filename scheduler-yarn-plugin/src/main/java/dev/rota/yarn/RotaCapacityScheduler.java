@@ -282,7 +282,8 @@ public class RotaCapacityScheduler extends CapacityScheduler implements RotaSche
                 rmNode.getNodeID(),
                 getClock(),
                 this::getApplicationAttempt,
-                NO_PERFORMANCE))) {
+                NO_PERFORMANCE,
+                Heartbeat.diagnosticsOf(rmContext)))) {
       super.nodeUpdate(rmNode);
       observeTelemetry();
       notifyNodeUpdated(rmNode.getNodeID());

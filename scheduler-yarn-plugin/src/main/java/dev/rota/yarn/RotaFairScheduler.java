@@ -106,7 +106,8 @@ public class RotaFairScheduler extends FairScheduler {
                 rmNode.getNodeID(),
                 getClock(),
                 this::getApplicationAttempt,
-                performance))) {
+                performance,
+                Heartbeat.diagnosticsOf(rmContext)))) {
       super.nodeUpdate(rmNode);
     }
   }

@@ -90,11 +90,11 @@ final class AliceAndBob implements AutoCloseable {
         Integer.toString(vcores));
   }
 
-  private static Set<NodeAttribute> attributes(String name, String perf) {
+  static Set<NodeAttribute> attributes(String name, String perf) {
     return Set.of(attribute("perf", perf), attribute("name", name));
   }
 
-  private static NodeAttribute attribute(String name, String value) {
+  static NodeAttribute attribute(String name, String value) {
     return NodeAttribute.newInstance(
         NodeAttribute.PREFIX_CENTRALIZED, name, NodeAttributeType.STRING, value);
   }
@@ -108,17 +108,27 @@ final class AliceAndBob implements AutoCloseable {
     if (perfIo != null) {
       m3.add(attribute("perf-io", perfIo));
     }
-    String host = hosts.get("M3");
+    setNode("M3", m3);
+  }
+
+  /**
+   * Replaces the attributes of {@code machine} (M1, M2 or M3) and waits until the scheduler's node
+   * has them.
+   */
+  void setNode(String machine, Set<NodeAttribute> attributes)
+      throws java.io.IOException, InterruptedException {
+    String host = hosts.get(machine);
     yarn.rm()
         .getRMContext()
         .getNodeAttributesManager()
-        .replaceNodeAttributes(NodeAttribute.PREFIX_CENTRALIZED, Map.of(host, m3));
+        .replaceNodeAttributes(NodeAttribute.PREFIX_CENTRALIZED, Map.of(host, attributes));
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (nodes().stream()
         .filter(n -> n.getNodeID().getHost().equals(host))
-        .anyMatch(n -> n.getNodeAttributes() == null || !n.getNodeAttributes().equals(m3))) {
+        .anyMatch(
+            n -> n.getNodeAttributes() == null || !n.getNodeAttributes().equals(attributes))) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("M3's attributes not " + m3 + ": " + describe());
+        throw new AssertionError(machine + "'s attributes not " + attributes + ": " + describe());
       }
       Thread.sleep(50);
     }

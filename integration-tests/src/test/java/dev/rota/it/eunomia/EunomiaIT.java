@@ -5,11 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rota.it.Apps;
 import dev.rota.it.ShippedConf;
+import dev.rota.workload.WorkloadSpec;
 import dev.rota.yarn.policy.OfferOrderingPolicy;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -126,7 +131,72 @@ class EunomiaIT {
     example.assertUnsatisfiableConstraintFails("default", false);
   }
 
+  /**
+   * An application whose constraint no node satisfies any more (M1, the one node it may use, loses
+   * its name attribute while the job still asks) is told so in its own diagnostics by the RM, not
+   * only in the RM log; the words go once M1 has its name again, and the job completes.
+   */
+  @Test
+  @Order(6)
+  @Timeout(value = 150, unit = TimeUnit.SECONDS)
+  void anApplicationNoNodeServesAnyMoreIsToldSoInItsDiagnostics() throws Exception {
+    conf.set(
+        ShippedConf.CAPACITY_SCHEDULER,
+        Map.of(
+            "yarn.scheduler.capacity.root.default.ordering-policy",
+            OfferOrderingPolicy.class.getName(),
+            "yarn.scheduler.capacity.root.default.ordering-policy.node-performance",
+            ""));
+    refreshQueues();
+    assertInstanceOf(OfferOrderingPolicy.class, defaultQueueOrdering());
+    ApplicationId app =
+        example.submit(
+            WorkloadSpec.simple(
+                    "m1-only", "default", 768, 1, java.util.Collections.nCopies(24, 1500L))
+                .withConstraint(
+                    new WorkloadSpec.NodeConstraint(AliceAndBob.NAME, List.of("M1"), false)));
+    String words = "Rota: none of the 4 nodes satisfies this application's placement constraints";
+    awaitReport(
+        app,
+        "a task running and more asked",
+        r -> r.getApplicationResourceUsageReport().getNumUsedContainers() >= 2);
+    example.setNode("M1", Set.of(AliceAndBob.attribute("perf", "1.0")));
+    try {
+      awaitReport(app, "the diagnostic", r -> r.getDiagnostics().contains(words));
+    } finally {
+      example.setNode("M1", AliceAndBob.attributes("M1", "1.0"));
+    }
+    awaitReport(app, "the diagnostic cleared", r -> !r.getDiagnostics().contains(words));
+    Apps.assertSucceeded(example.client, app, 120);
+  }
+
   // ---- helpers -------------------------------------------------------------------------------
+
+  /** Polls the application's report until {@code done}, failing after 60 s with the last report. */
+  private static void awaitReport(
+      ApplicationId app,
+      String what,
+      java.util.function.Predicate<org.apache.hadoop.yarn.api.records.ApplicationReport> done)
+      throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    org.apache.hadoop.yarn.api.records.ApplicationReport r =
+        example.client.getApplicationReport(app);
+    while (!done.test(r)) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(
+            "timed out waiting for "
+                + what
+                + "; report: "
+                + r.getYarnApplicationState()
+                + ", "
+                + r.getDiagnostics()
+                + "; nodes: "
+                + example.describe());
+      }
+      Thread.sleep(100);
+      r = example.client.getApplicationReport(app);
+    }
+  }
 
   private static org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.OrderingPolicy<?>
       defaultQueueOrdering() {

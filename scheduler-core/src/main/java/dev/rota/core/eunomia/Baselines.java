@@ -1,6 +1,5 @@
 package dev.rota.core.eunomia;
 
-import dev.rota.core.model.NodeSpec;
 import dev.rota.core.model.Resource;
 import dev.rota.core.policy.ClusterView;
 import dev.rota.core.policy.JobView;
@@ -31,10 +30,12 @@ public final class Baselines {
           shares.monopoly(
               job,
               NAME,
-              nodes -> {
+              classes -> {
                 long sum = 0;
-                for (NodeSpec m : nodes) {
-                  sum += ProgressShares.monopolyTasks(m.capacity(), shares.demand(job));
+                for (NodeClass c : classes) {
+                  sum +=
+                      c.count()
+                          * ProgressShares.monopolyTasks(c.node().capacity(), shares.demand(job));
                 }
                 return sum;
               });

@@ -41,8 +41,9 @@ public final class EunomiaPolicy extends ShareOrder {
         shares.monopoly(
             job,
             NAME,
-            nodes ->
-                ProgressShares.denominator(job.spec(), shares.demand(job), nodes, performance));
+            classes ->
+                ProgressShares.monopolyProgress(
+                    job.spec(), shares.demand(job), classes, performance));
     return denom > 0 ? shares.progress(job, performance) / denom : Double.POSITIVE_INFINITY;
   }
 }

@@ -29,4 +29,13 @@ public interface Performance {
    * its class, sees the node's own performance factor, as {@link #NODE_FACTOR} does.
    */
   Performance BY_CLASS = (job, node) -> node.performanceFor(job.performanceClass());
+
+  /**
+   * Whether {@code p} reads a node only through its speeds ({@link NodeSpec#performanceFactor()},
+   * {@link NodeSpec#classPerformance()}), so that alike nodes ({@link NodeClass}) give the same P:
+   * true for {@link #NODE_FACTOR} and {@link #BY_CLASS}, false for any other.
+   */
+  static boolean speedsOnly(Performance p) {
+    return p == NODE_FACTOR || p == BY_CLASS;
+  }
 }

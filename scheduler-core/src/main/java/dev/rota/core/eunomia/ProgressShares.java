@@ -46,11 +46,21 @@ public final class ProgressShares {
   /** W_u · Σ_m H[u][m]·P[u][m] for the job's task demand over {@code nodes}. */
   public static double denominator(
       JobSpec job, Resource demand, List<NodeSpec> nodes, Performance p) {
+    return monopolyProgress(job, demand, NodeClass.each(nodes), p);
+  }
+
+  /**
+   * W_u · Σ_m H[u][m]·P[u][m] over node classes, each counted for its nodes. Exact when P depends
+   * on a node only through its speeds ({@link Performance#speedsOnly}); otherwise pass {@link
+   * NodeClass#each}.
+   */
+  public static double monopolyProgress(
+      JobSpec job, Resource demand, List<NodeClass> classes, Performance p) {
     double sum = 0;
-    for (NodeSpec m : nodes) {
-      long h = monopolyTasks(m.capacity(), demand);
+    for (NodeClass c : classes) {
+      long h = monopolyTasks(c.node().capacity(), demand);
       if (h > 0) {
-        sum += h * performance(p, job, m);
+        sum += (double) c.count() * h * performance(p, job, c.node());
       }
     }
     return weight(job) * sum;

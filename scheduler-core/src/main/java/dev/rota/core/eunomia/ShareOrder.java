@@ -36,6 +36,7 @@ public abstract class ShareOrder implements OfferPolicy, KeyedRanking {
   private final Map<String, Progress> progressCache = new HashMap<>();
   private final Map<String, Double> lastShares = new ConcurrentHashMap<>();
   private long cacheKey = Long.MIN_VALUE;
+  private List<NodeClass> nodeClasses; // for cacheKey, built on first use
 
   /**
    * The cache size at which the caches drop the jobs that left (twice the jobs at the last drop).
@@ -162,6 +163,7 @@ public abstract class ShareOrder implements OfferPolicy, KeyedRanking {
       if (key != cacheKey) {
         monopolyCache.clear();
         progressCache.clear();
+        nodeClasses = null;
         cacheKey = key;
       }
       if (progressCache.size() > pruneAt || lastShares.size() > pruneAt) {
@@ -174,26 +176,33 @@ public abstract class ShareOrder implements OfferPolicy, KeyedRanking {
       }
     }
 
-    /** The cluster's nodes. */
-    public List<NodeSpec> nodes() {
-      List<NodeSpec> nodes = new ArrayList<>(view.nodeCount());
-      for (int i = 0; i < view.nodeCount(); i++) {
-        nodes.add(view.node(i));
+    /**
+     * The cluster's nodes as {@link NodeClass}es, built once until the nodes change: alike nodes
+     * grouped when {@link #performance()} reads only their speeds, else every node a class.
+     */
+    public List<NodeClass> nodeClasses() {
+      if (nodeClasses == null) {
+        List<NodeSpec> nodes = new ArrayList<>(view.nodeCount());
+        for (int i = 0; i < view.nodeCount(); i++) {
+          nodes.add(view.node(i));
+        }
+        nodeClasses =
+            Performance.speedsOnly(performance()) ? NodeClass.of(nodes) : NodeClass.each(nodes);
       }
-      return nodes;
+      return nodeClasses;
     }
 
     /**
-     * A per-job quantity over the whole cluster for the job's current {@link #demand}, computed
-     * once until the nodes or the job's demand change.
+     * A per-job quantity over the whole cluster ({@link #nodeClasses}) for the job's current {@link
+     * #demand}, computed once until the nodes or the job's demand change.
      */
     public double monopoly(
-        JobView job, String what, java.util.function.ToDoubleFunction<List<NodeSpec>> f) {
+        JobView job, String what, java.util.function.ToDoubleFunction<List<NodeClass>> f) {
       Map<String, Monopoly> byJob = monopolyCache.computeIfAbsent(what, k -> new HashMap<>());
       Resource demand = demand(job);
       Monopoly m = byJob.get(job.spec().id());
       if (m == null || !m.demand().equals(demand)) {
-        m = new Monopoly(demand, f.applyAsDouble(nodes()));
+        m = new Monopoly(demand, f.applyAsDouble(nodeClasses()));
         byJob.put(job.spec().id(), m);
       }
       return m.value();

@@ -3,10 +3,14 @@ package dev.rota.yarn.policy;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttempt;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicationAttempt;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
 import org.apache.hadoop.yarn.util.Clock;
@@ -30,6 +34,8 @@ import org.apache.hadoop.yarn.util.Clock;
  *     the whole scheduler ({@code RotaFairScheduler}'s {@value #NODE_PERFORMANCE}); empty under
  *     {@code RotaCapacityScheduler}, whose queues set their own ({@code
  *     ordering-policy.node-performance})
+ * @param diagnostics shows a message on an application attempt: its report's diagnostics while it
+ *     runs ({@link #diagnosticsOf}); null clears it
  */
 public record Heartbeat(
     Supplier<List<? extends SchedulerNode>> nodes,
@@ -37,7 +43,8 @@ public record Heartbeat(
     NodeId node,
     Clock clock,
     Function<ApplicationAttemptId, ? extends SchedulerApplicationAttempt> attempts,
-    NodeSpecs performance) {
+    NodeSpecs performance,
+    BiConsumer<ApplicationAttemptId, String> diagnostics) {
 
   /**
    * RotaFairScheduler's yarn-site.xml key: {@code host=factor[,host=factor...]}, the performance of
@@ -54,6 +61,33 @@ public record Heartbeat(
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(attempts, "attempts");
     Objects.requireNonNull(performance, "performance");
+    Objects.requireNonNull(diagnostics, "diagnostics");
+  }
+
+  /** A heartbeat whose diagnostics go nowhere (tests, benchmarks). */
+  public Heartbeat(
+      Supplier<List<? extends SchedulerNode>> nodes,
+      long nodesVersion,
+      NodeId node,
+      Clock clock,
+      Function<ApplicationAttemptId, ? extends SchedulerApplicationAttempt> attempts,
+      NodeSpecs performance) {
+    this(nodes, nodesVersion, node, clock, attempts, performance, (id, message) -> {});
+  }
+
+  /**
+   * Diagnostics through the RM's own record of the attempt ({@link
+   * RMAppAttempt#updateAMLaunchDiagnostics}): what {@code yarn application -status} and the web UI
+   * show while the attempt has no diagnostics of its own, i.e. while it runs.
+   */
+  public static BiConsumer<ApplicationAttemptId, String> diagnosticsOf(RMContext rmContext) {
+    return (id, message) -> {
+      RMApp app = rmContext.getRMApps().get(id.getApplicationId());
+      RMAppAttempt attempt = app == null ? null : app.getRMAppAttempt(id);
+      if (attempt != null) {
+        attempt.updateAMLaunchDiagnostics(message);
+      }
+    };
   }
 
   /** Marks this thread as handling {@code heartbeat} until the returned scope is closed. */

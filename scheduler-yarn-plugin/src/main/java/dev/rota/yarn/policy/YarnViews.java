@@ -628,12 +628,15 @@ final class YarnViews {
 
   /**
    * Names, once per application and node set, an application whose constraints no node of the
-   * cluster satisfies: YARN accepts it and it waits until a matching node joins. Not thread-safe;
-   * the drivers call it under their own lock.
+   * cluster satisfies: YARN accepts it and it waits until a matching node joins. The RM log gets a
+   * WARN and, in a heartbeat, the application's diagnostics the same words ({@link
+   * Heartbeat#diagnostics}), cleared once a node satisfies it. Not thread-safe; the drivers call it
+   * under their own lock.
    */
   static final class Unserved {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Unserved.class);
     private final Map<String, Long> checked = new java.util.HashMap<>();
+    private final java.util.Set<String> diagnosed = new java.util.HashSet<>();
 
     void check(AppJob job, View view) {
       JobSpec spec = job.spec();
@@ -644,19 +647,34 @@ final class YarnViews {
       checked.put(spec.id(), view.nodesVersion());
       for (int m = 0; m < view.nodeCount(); m++) {
         if (spec.admits(view.node(m))) {
+          if (diagnosed.remove(spec.id())) {
+            diagnose(job, null);
+          }
           return;
         }
       }
-      LOG.warn(
-          "application {}: none of the {} nodes satisfies its placement constraints {}; it waits"
-              + " until such a node joins",
-          spec.id(),
-          view.nodeCount(),
-          spec.constraints());
+      String message =
+          "Rota: none of the "
+              + view.nodeCount()
+              + " nodes satisfies this application's placement constraints "
+              + spec.constraints()
+              + "; it waits until such a node joins";
+      LOG.warn("application {}: {}", spec.id(), message);
+      if (diagnose(job, message)) {
+        diagnosed.add(spec.id());
+      }
+    }
+
+    /** Shows {@code message} on the job's attempt, if in a heartbeat; whether it was shown. */
+    private static boolean diagnose(AppJob job, String message) {
+      Optional<Heartbeat> h = Heartbeat.current();
+      h.ifPresent(b -> b.diagnostics().accept(job.app.getApplicationAttemptId(), message));
+      return h.isPresent();
     }
 
     void forget(String applicationId) {
       checked.remove(applicationId);
+      diagnosed.remove(applicationId);
     }
   }
 }
