@@ -108,13 +108,7 @@ class EunomiaIT {
   @Test
   @Order(4)
   void aMalformedNodePerformanceIsRefusedNamingTheKeyAndTheRunningPolicyStays() throws Exception {
-    conf.set(
-        ShippedConf.CAPACITY_SCHEDULER,
-        Map.of(
-            "yarn.scheduler.capacity.root.default.ordering-policy",
-            OfferOrderingPolicy.class.getName(),
-            "yarn.scheduler.capacity.root.default.ordering-policy.node-performance",
-            "127.0.0.3=fast"));
+    setRotaOrdering("127.0.0.3=fast");
     Exception e = assertThrows(Exception.class, EunomiaIT::refreshQueues);
     assertTrue(
         causes(e).contains("ordering-policy.node-performance"),
@@ -140,13 +134,7 @@ class EunomiaIT {
   @Order(6)
   @Timeout(value = 150, unit = TimeUnit.SECONDS)
   void anApplicationNoNodeServesAnyMoreIsToldSoInItsDiagnostics() throws Exception {
-    conf.set(
-        ShippedConf.CAPACITY_SCHEDULER,
-        Map.of(
-            "yarn.scheduler.capacity.root.default.ordering-policy",
-            OfferOrderingPolicy.class.getName(),
-            "yarn.scheduler.capacity.root.default.ordering-policy.node-performance",
-            ""));
+    setRotaOrdering("");
     refreshQueues();
     assertInstanceOf(OfferOrderingPolicy.class, defaultQueueOrdering());
     ApplicationId app =
@@ -171,6 +159,17 @@ class EunomiaIT {
   }
 
   // ---- helpers -------------------------------------------------------------------------------
+
+  /** Writes Rota's ordering for root.default, with {@code nodePerformance} as its fallback map. */
+  private static void setRotaOrdering(String nodePerformance) throws java.io.IOException {
+    conf.set(
+        ShippedConf.CAPACITY_SCHEDULER,
+        Map.of(
+            "yarn.scheduler.capacity.root.default.ordering-policy",
+            OfferOrderingPolicy.class.getName(),
+            "yarn.scheduler.capacity.root.default.ordering-policy.node-performance",
+            nodePerformance));
+  }
 
   /** Polls the application's report until {@code done}, failing after 60 s with the last report. */
   private static void awaitReport(
