@@ -68,7 +68,7 @@ class HybridSchedulingIT {
     Path work = Path.of("target", "hybrid-it").toAbsolutePath();
     conf =
         ShippedConf.install("hybrid")
-            .set(ShippedConf.YARN_SITE, Map.of(PrefetchAuxService.KEY_MIGRATION_SECONDS, "2.5"))
+            .set(ShippedConf.YARN_SITE, Map.of(PrefetchAuxService.KEY_MIGRATION_SECONDS, "5"))
             .set(
                 ShippedConf.CAPACITY_SCHEDULER,
                 Map.of(
@@ -326,13 +326,14 @@ class HybridSchedulingIT {
   @Order(3)
   @Timeout(value = 120, unit = TimeUnit.SECONDS)
   void eireneEmulatedPrefetchAndTaskCloningRunInYarn() throws Exception {
-    // Cold-data migration, emulated: 28 short tasks on 16 vcores. The first wave starts before its
-    // 2.5 s
-    // migrations finish (a miss); tasks that wait in NodeManager queues for longer find their input
-    // prefetched when they start (a hit) and run 15 % faster
+    // Cold-data migration, emulated: 28 tasks of 6 s on 16 vcores. The first wave starts before its
+    // 5 s migrations finish (a miss); tasks that wait in NodeManager queues for a first-wave task
+    // to end find their input prefetched when they start (a hit) and run 15 % faster. (With 2.5 s
+    // migrations and 3 s tasks, a loaded machine started the first wave more than 2.5 s after its
+    // containers reached the NodeManagers: 28 hits, no miss.)
     ApplicationId prefetching =
         workloads.submit(
-            spec("eirene-ccdm", "root.default", 512, 1, 28, 3_000)
+            spec("eirene-ccdm", "root.default", 512, 1, 28, 6_000)
                 .withEirene(new WorkloadSpec.Eirene(false, true, 0.15)));
     Apps.assertSucceeded(client, prefetching, 90);
     List<String> outputs = taskOutputs(prefetching);
