@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -161,9 +160,10 @@ public final class AmLogs {
 
   /** Reads a file {@link #writeTasks} wrote; an empty list if there is none. */
   static List<TaskTime> readTasks(Path file) throws IOException {
-    return rows(
+    return CsvRows.read(
         file,
         TASKS_HEADER,
+        false,
         f ->
             new TaskTime(
                 Integer.parseInt(f[0]), Double.parseDouble(f[1]), Double.parseDouble(f[2])));
@@ -171,9 +171,10 @@ public final class AmLogs {
 
   /** Reads a file {@link #write} wrote; an empty list if there is none (runs without AM logs). */
   static List<JobAm> read(Path file) throws IOException {
-    return rows(
+    return CsvRows.read(
         file,
         HEADER,
+        false,
         f ->
             new JobAm(
                 Integer.parseInt(f[0]),
@@ -181,35 +182,5 @@ public final class AmLogs {
                 Double.parseDouble(f[2]),
                 Integer.parseInt(f[3]),
                 Double.parseDouble(f[4])));
-  }
-
-  /**
-   * The data lines of a CSV with {@code header}, each made into a value by {@code parse}; none if
-   * the file does not exist. A line with the wrong number of fields or a bad number is named.
-   */
-  private static <T> List<T> rows(Path file, String header, Function<String[], T> parse)
-      throws IOException {
-    List<T> out = new ArrayList<>();
-    if (!Files.isRegularFile(file)) {
-      return out;
-    }
-    List<String> lines = Files.readAllLines(file);
-    if (lines.isEmpty() || !lines.get(0).equals(header)) {
-      throw new IOException(file + ": first line must be the header " + header);
-    }
-    int fields = header.split(",").length;
-    for (int i = 1; i < lines.size(); i++) {
-      String[] f = lines.get(i).split(",", -1);
-      if (f.length != fields) {
-        throw new IOException(
-            file + " line " + (i + 1) + ": expected " + fields + " fields, got " + f.length);
-      }
-      try {
-        out.add(parse.apply(f));
-      } catch (NumberFormatException e) {
-        throw new IOException(file + " line " + (i + 1) + ": " + e.getMessage(), e);
-      }
-    }
-    return out;
   }
 }

@@ -2,9 +2,7 @@ package dev.rota.cli.adaptive;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -43,25 +41,11 @@ public final class RunCsv {
 
   /** Reads a file {@link #write} wrote; a malformed line fails naming the file and line. */
   public static List<YarnGroup.JobRun> read(Path file) throws IOException {
-    if (!Files.isRegularFile(file)) {
-      throw new NoSuchFileException(
-          file.toString(), null, "recorded run not found (run without --recorded first)");
-    }
-    List<String> lines = Files.readAllLines(file);
-    if (lines.isEmpty() || !lines.get(0).equals(HEADER)) {
-      throw new IOException(file + ": first line must be the header " + HEADER);
-    }
-    List<YarnGroup.JobRun> out = new ArrayList<>();
-    for (int i = 1; i < lines.size(); i++) {
-      if (lines.get(i).isBlank()) {
-        continue;
-      }
-      String[] f = lines.get(i).split(",", -1);
-      if (f.length != 10) {
-        throw new IOException(file + " line " + (i + 1) + ": expected 10 fields, got " + f.length);
-      }
-      try {
-        out.add(
+    return CsvRows.read(
+        file,
+        HEADER,
+        true,
+        f ->
             new YarnGroup.JobRun(
                 Integer.parseInt(f[2]),
                 f[3],
@@ -70,10 +54,5 @@ public final class RunCsv {
                 Double.parseDouble(f[6]),
                 Double.parseDouble(f[7]),
                 f[9]));
-      } catch (NumberFormatException e) {
-        throw new IOException(file + " line " + (i + 1) + ": " + e.getMessage(), e);
-      }
-    }
-    return out;
   }
 }

@@ -2,9 +2,7 @@ package dev.rota.cli.adaptive;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -63,15 +61,11 @@ final class TuningRuns {
   }
 
   static List<Job> readJobs(Path file) throws IOException {
-    List<String> lines = lines(file, JOBS_HEADER);
-    List<Job> out = new ArrayList<>();
-    for (int i = 1; i < lines.size(); i++) {
-      if (lines.get(i).isBlank()) {
-        continue;
-      }
-      String[] f = fields(file, lines.get(i), i, 11);
-      try {
-        out.add(
+    return CsvRows.read(
+        file,
+        JOBS_HEADER,
+        true,
+        f ->
             new Job(
                 Integer.parseInt(f[2]),
                 Double.parseDouble(f[3]),
@@ -83,11 +77,6 @@ final class TuningRuns {
                     Double.parseDouble(f[7]),
                     Double.parseDouble(f[8]),
                     f[10])));
-      } catch (NumberFormatException e) {
-        throw new IOException(file + " line " + (i + 1) + ": " + e.getMessage(), e);
-      }
-    }
-    return out;
   }
 
   static void writeQueues(Path file, List<TunerCluster.Sample> samples) throws IOException {
@@ -111,15 +100,11 @@ final class TuningRuns {
   }
 
   static List<TunerCluster.Sample> readQueues(Path file) throws IOException {
-    List<String> lines = lines(file, QUEUES_HEADER);
-    List<TunerCluster.Sample> out = new ArrayList<>();
-    for (int i = 1; i < lines.size(); i++) {
-      if (lines.get(i).isBlank()) {
-        continue;
-      }
-      String[] f = fields(file, lines.get(i), i, 9);
-      try {
-        out.add(
+    return CsvRows.read(
+        file,
+        QUEUES_HEADER,
+        true,
+        f ->
             new TunerCluster.Sample(
                 Double.parseDouble(f[0]),
                 new double[] {Double.parseDouble(f[1]), Double.parseDouble(f[2])},
@@ -127,11 +112,6 @@ final class TuningRuns {
                 new int[] {Integer.parseInt(f[5]), Integer.parseInt(f[6])},
                 Long.parseLong(f[7]),
                 Long.parseLong(f[8])));
-      } catch (NumberFormatException e) {
-        throw new IOException(file + " line " + (i + 1) + ": " + e.getMessage(), e);
-      }
-    }
-    return out;
   }
 
   static void writeDecisions(Path file, List<TunerCluster.Decision> decisions) throws IOException {
@@ -140,26 +120,5 @@ final class TuningRuns {
       s.append(String.format(Locale.ROOT, "%.3f\t%d\t%s%n", d.t(), d.interval(), d.line()));
     }
     Files.writeString(file, s.toString());
-  }
-
-  private static List<String> lines(Path file, String header) throws IOException {
-    if (!Files.isRegularFile(file)) {
-      throw new NoSuchFileException(
-          file.toString(), null, "recorded run not found (run without --recorded first)");
-    }
-    List<String> lines = Files.readAllLines(file);
-    if (lines.isEmpty() || !lines.get(0).equals(header)) {
-      throw new IOException(file + ": first line must be the header " + header);
-    }
-    return lines;
-  }
-
-  private static String[] fields(Path file, String line, int i, int n) throws IOException {
-    String[] f = line.split(",", -1);
-    if (f.length != n) {
-      throw new IOException(
-          file + " line " + (i + 1) + ": expected " + n + " fields, got " + f.length);
-    }
-    return f;
   }
 }
