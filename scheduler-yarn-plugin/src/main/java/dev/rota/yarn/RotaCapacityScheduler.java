@@ -57,6 +57,11 @@ public class RotaCapacityScheduler extends CapacityScheduler implements RotaSche
   /** Bumped on every node event; the ordering policies' node index is rebuilt when it changes. */
   private final AtomicLong nodesVersion = new AtomicLong();
 
+  /** Writes an application's diagnostics for the heartbeat's policies; set at init. */
+  private volatile java.util.function.BiConsumer<
+          org.apache.hadoop.yarn.api.records.ApplicationAttemptId, String>
+      diagnostics = (id, message) -> {};
+
   /** Per Rota system: its failures on the heartbeat path, for throttled logging. */
   private final java.util.Map<String, AtomicLong> nodeUpdateFailures =
       new java.util.concurrent.ConcurrentHashMap<>();
@@ -81,6 +86,7 @@ public class RotaCapacityScheduler extends CapacityScheduler implements RotaSche
   @Override
   public void serviceInit(Configuration conf) throws Exception {
     super.serviceInit(conf);
+    diagnostics = Heartbeat.diagnosticsOf(rmContext);
     RotaSchedulerMetrics metrics = RotaSchedulerMetrics.register();
     metrics.countPolicyFailuresWith(this::policyFailures);
     RotaRuntime runtime =
@@ -283,7 +289,7 @@ public class RotaCapacityScheduler extends CapacityScheduler implements RotaSche
                 getClock(),
                 this::getApplicationAttempt,
                 NO_PERFORMANCE,
-                Heartbeat.diagnosticsOf(rmContext)))) {
+                diagnostics))) {
       super.nodeUpdate(rmNode);
       observeTelemetry();
       notifyNodeUpdated(rmNode.getNodeID());

@@ -45,6 +45,11 @@ public class RotaFairScheduler extends FairScheduler {
   /** The {@value Heartbeat#NODE_PERFORMANCE} fallback, read at initialization. */
   private volatile NodeSpecs performance = new NodeSpecs();
 
+  /** Writes an application's diagnostics for the heartbeat's policies; set at init. */
+  private volatile java.util.function.BiConsumer<
+          org.apache.hadoop.yarn.api.records.ApplicationAttemptId, String>
+      diagnostics = (id, message) -> {};
+
   /** Bumped on every node event; the policies' node index is rebuilt when it changes. */
   private final AtomicLong nodesVersion = new AtomicLong();
 
@@ -62,6 +67,7 @@ public class RotaFairScheduler extends FairScheduler {
         new NodeSpecs(
             NodeSpecs.parseConfigured(
                 Heartbeat.NODE_PERFORMANCE, conf.get(Heartbeat.NODE_PERFORMANCE)));
+    diagnostics = Heartbeat.diagnosticsOf(rmContext);
     super.serviceInit(conf);
   }
 
@@ -107,7 +113,7 @@ public class RotaFairScheduler extends FairScheduler {
                 getClock(),
                 this::getApplicationAttempt,
                 performance,
-                Heartbeat.diagnosticsOf(rmContext)))) {
+                diagnostics))) {
       super.nodeUpdate(rmNode);
     }
   }
