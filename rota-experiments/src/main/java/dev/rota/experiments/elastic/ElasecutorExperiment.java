@@ -37,11 +37,18 @@ import java.util.SplittableRandom;
  * <p>{@code --quick}: 40 recurring and 4 new applications, 2 seeds, no prediction-error sweep. The
  * number of seeds can be set with the system property {@value #SEEDS_PROPERTY} (e.g. {@code
  * ROTA_JAVA_OPTS=-Drota.elasecutor.seeds=3}), for a medium run of the full application set, and the
- * full run's prediction-error sweep can be left out with {@value #SWEEP_PROPERTY}{@code =false}.
+ * full run's prediction-error sweep can be left out with {@value #SWEEP_PROPERTY}{@code =false},
+ * and the cases chosen with {@value #CASES_PROPERTY}.
  *
  * <p>The full run also splits seed 1's prediction error into its timing and magnitude parts ({@link
  * #errorSplit}) and, unless {@value #SWEEP_PROPERTY}{@code =false}, sweeps a log-normal prediction
  * error (CoV 0 to 50%, {@link #SWEEP_SEEDS} seeds each, predictions capped at a node's capacity).
+ *
+ * <p>After {@code hibench}, Table VIII's two variants run on the same simulator and seeds ({@link
+ * #tableEight}): {@code tpch} (§V-D: the 120 recurring applications plus the 22 TPC-H queries of
+ * {@link TpchQueries}, 142 arriving over 3500 s) and {@code mixes} (§V-E: seed m runs mix m of
+ * those 142, reordered, inputs changed by up to 1%, the predictor fed the mix's own runs), each
+ * with MinFrag, Static, Dynamic and Tetris; {@code --quick}: 1 seed of 26 applications each.
  *
  * <p>Besides the schemes, MinFrag runs once more under the earlier simulator model ({@code
  * minfrag-old-model}: allocation following progress, spill held to the executor's disk allocation),
@@ -57,6 +64,12 @@ public final class ElasecutorExperiment implements Experiment {
 
   /** System property overriding the number of seeds (quick 2, full 10). */
   public static final String SEEDS_PROPERTY = "rota.elasecutor.seeds";
+
+  /**
+   * System property: the cases to run, comma-separated (default {@code hibench,tpch,mixes}), e.g.
+   * {@code -Drota.elasecutor.cases=tpch,mixes} for Table VIII alone.
+   */
+  public static final String CASES_PROPERTY = "rota.elasecutor.cases";
 
   /** System property: false leaves the full run's prediction-error sweep out. */
   public static final String SWEEP_PROPERTY = "rota.elasecutor.sweep";
@@ -76,17 +89,84 @@ public final class ElasecutorExperiment implements Experiment {
   @Override
   public String description() {
     return "Elasecutor (ToN 2021): MinFrag vs Static, Dynamic, Tetris, TRC on 132 HiBench-like"
-        + " applications, 35 nodes; utilization, reprovisioning, prediction, error sweep";
+        + " applications, 35 nodes; utilization, reprovisioning, prediction, error sweep;"
+        + " Table VIII/IX: HiBench + TPC-H, changing mixes";
   }
 
   /** One seed's inputs. */
   record Instance(List<ElasticSimulation.App> apps, List<AppKey> keys, int fresh) {}
 
-  /** The fixed application set: keys, their CoVs, and predictions from three earlier runs. */
+  /**
+   * The workload cases. {@code hibench}: §V-B/C, 120 recurring HiBench applications arriving with
+   * exponential gaps of mean 25 s, plus 12 new settings at uniform times over 3200 s. {@code tpch}:
+   * §V-D, the same 120 plus the 22 TPC-H queries ({@link TpchQueries}), 142 recurring applications,
+   * no new settings, over {@value #TPCH_WINDOW} s. {@code mixes}: §V-E, the same 142, each seed a
+   * new mix ({@link #setting(Case, boolean, int)}).
+   */
+  enum Case {
+    HIBENCH,
+    TPCH,
+    MIXES;
+
+    String label() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  /**
+   * Table VIII's window (s) for the 142 recurring applications of {@code tpch} and {@code mixes}.
+   */
+  static final double TPCH_WINDOW = 3500;
+
+  /** Applications in the full {@code tpch} and {@code mixes} cases: 120 HiBench + 22 TPC-H. */
+  static final int TPCH_APPS = 142;
+
+  /** {@code --quick}'s {@code tpch} and {@code mixes}: the first 20 HiBench keys, 6 queries. */
+  static final int QUICK_HIBENCH = 20;
+
+  static final int QUICK_TPCH = 6;
+
+  /** Largest relative change of an input size between mixes (§V-E: "between 0 to 1%"). */
+  static final double MIX_INPUT_CHANGE = 0.01;
+
+  /** Schemes of Table VIII and IX: MinFrag and the paper's three baselines. */
+  static final List<Variant> TABLE_VIII_SCHEMES =
+      List.of(Variant.MINFRAG, Variant.STATIC, Variant.DYNAMIC, Variant.TETRIS);
+
+  /**
+   * The application set of one case: keys in arrival order, their CoVs, predictions from three
+   * earlier runs, how many are recurring (the rest are new settings), and the arrival window (s): 0
+   * for {@code hibench}'s exponential gaps, else the window over which the recurring applications
+   * arrive.
+   */
   record Setting(
-      List<AppKey> keys, List<double[]> covs, List<DemandSeries> predicted, int recurring) {}
+      List<AppKey> keys,
+      List<double[]> covs,
+      List<DemandSeries> predicted,
+      int recurring,
+      double window) {}
 
   static Setting setting(boolean quick) {
+    return setting(Case.HIBENCH, quick, 0);
+  }
+
+  /**
+   * The application set of case {@code c}; {@code mix} (1, 2, ...) only for {@link Case#MIXES}.
+   *
+   * <p>{@code tpch} keeps {@code hibench}'s 120 recurring keys with their CoVs (the first {@value
+   * #QUICK_HIBENCH} with {@code --quick}), drops the new settings, adds the 22 query keys ({@value
+   * #QUICK_TPCH} quick) and shuffles the whole set once into a fixed arrival order (Rota's choice:
+   * appended, the queries would all arrive last). Arrivals: a Poisson process over {@value
+   * #TPCH_WINDOW} s conditioned on its 142 arrivals, i.e. sorted uniform times (mean gap 24.6 s,
+   * the paper's "mean 25 s over 3500 s"); quick scales the window with the count.
+   *
+   * <p>{@code mixes}: mix m reshuffles that order and changes every input size by a factor drawn
+   * uniformly from [1 − 1%, 1 + 1%] (§V-E), both from the mix's own seed; the predictor is then fed
+   * three earlier runs of the mix's own keys (the paper's "retrained with each unique mix"). As the
+   * paper's §V-D and §V-E name no new settings there, neither case has any, so every prediction is
+   * the average of three runs and the SVR is not asked.
+   */
+  static Setting setting(Case c, boolean quick, int mix) {
     SplittableRandom rnd = new SplittableRandom(WORKLOAD_SEED);
     int recurring = quick ? 40 : 120;
     List<AppKey> keys = new ArrayList<>(HiBenchWorkload.recurringKeys(recurring, rnd));
@@ -95,6 +175,50 @@ public final class ElasecutorExperiment implements Experiment {
     for (int i = 0; i < keys.size(); i++) {
       covs.add(HiBenchWorkload.covs(rnd.nextDouble()));
     }
+    if (c == Case.HIBENCH) {
+      return trained(keys, covs, recurring, 0, rnd);
+    }
+    int hib = quick ? QUICK_HIBENCH : recurring;
+    keys = new ArrayList<>(keys.subList(0, hib));
+    covs = new ArrayList<>(covs.subList(0, hib));
+    SplittableRandom tpch = new SplittableRandom(WORKLOAD_SEED + 1);
+    for (AppKey q : TpchQueries.keys(quick ? QUICK_TPCH : TpchQueries.QUERIES.size(), tpch)) {
+      keys.add(q);
+      covs.add(HiBenchWorkload.covs(tpch.nextDouble()));
+    }
+    shuffle(keys, covs, tpch);
+    SplittableRandom runs = tpch;
+    if (c == Case.MIXES) {
+      if (mix < 1) {
+        throw new IllegalArgumentException("mixes are numbered from 1, got " + mix);
+      }
+      runs = new SplittableRandom(WORKLOAD_SEED + 100 + mix);
+      shuffle(keys, covs, runs);
+      for (int i = 0; i < keys.size(); i++) {
+        AppKey k = keys.get(i);
+        double f = 1 + MIX_INPUT_CHANGE * (2 * runs.nextDouble() - 1);
+        keys.set(i, new AppKey(k.type(), k.inputGb() * f, k.cores(), k.memoryGb()));
+      }
+    }
+    double window = TPCH_WINDOW * keys.size() / TPCH_APPS;
+    return trained(keys, covs, keys.size(), window, runs);
+  }
+
+  /** Fisher-Yates over {@code keys} and {@code covs} together. */
+  private static void shuffle(List<AppKey> keys, List<double[]> covs, SplittableRandom rnd) {
+    for (int i = keys.size() - 1; i > 0; i--) {
+      int j = rnd.nextInt(i + 1);
+      java.util.Collections.swap(keys, i, j);
+      java.util.Collections.swap(covs, i, j);
+    }
+  }
+
+  /**
+   * {@code keys} with predictions from a store holding three earlier runs (drawn from {@code rnd})
+   * of each of the first {@code recurring}.
+   */
+  private static Setting trained(
+      List<AppKey> keys, List<double[]> covs, int recurring, double window, SplittableRandom rnd) {
     ProfileStore store = new ProfileStore();
     for (int i = 0; i < recurring; i++) {
       for (int run = 0; run < Predictor.RECURRING_RUNS; run++) {
@@ -106,7 +230,7 @@ public final class ElasecutorExperiment implements Experiment {
     for (AppKey k : keys) {
       predicted.add(predictor.predict(k, 0, 0, Double.NaN).series());
     }
-    return new Setting(keys, covs, predicted, recurring);
+    return new Setting(List.copyOf(keys), List.copyOf(covs), predicted, recurring, window);
   }
 
   static Instance instance(Setting s, long seed, double errorCov) {
@@ -114,9 +238,19 @@ public final class ElasecutorExperiment implements Experiment {
     List<ElasticSimulation.App> apps = new ArrayList<>();
     double t = 0;
     double window = s.recurring() * MEAN_GAP * WINDOW / (120 * MEAN_GAP);
+    double[] at = new double[0];
+    if (s.window() > 0) { // a Poisson process over the window, conditioned on its count
+      at = new double[s.recurring()];
+      for (int i = 0; i < at.length; i++) {
+        at[i] = rnd.nextDouble() * s.window();
+      }
+      Arrays.sort(at);
+    }
     for (int i = 0; i < s.keys().size(); i++) {
       double submit;
-      if (i < s.recurring()) {
+      if (s.window() > 0) {
+        submit = at[i];
+      } else if (i < s.recurring()) {
         t += -MEAN_GAP * Math.log(1 - rnd.nextDouble());
         submit = t;
       } else {
@@ -171,6 +305,40 @@ public final class ElasecutorExperiment implements Experiment {
 
   @Override
   public List<ReproRow> run(boolean quick, Path outDir, Plotter plotter) throws IOException {
+    java.util.Set<Case> cases = cases(System.getProperty(CASES_PROPERTY, "hibench,tpch,mixes"));
+    List<ReproRow> rows = new ArrayList<>();
+    if (cases.contains(Case.HIBENCH)) {
+      hibench(quick, outDir, plotter, rows);
+    }
+    for (Case v : List.of(Case.TPCH, Case.MIXES)) {
+      if (cases.contains(v)) {
+        tableEight(v, quick, rows);
+      }
+    }
+    return rows;
+  }
+
+  /** The cases named in {@code spec}, comma-separated ({@link Case#label()}). */
+  static java.util.Set<Case> cases(String spec) {
+    java.util.Set<Case> out = java.util.EnumSet.noneOf(Case.class);
+    for (String part : spec.split(",")) {
+      String name = part.trim();
+      Case c =
+          Arrays.stream(Case.values())
+              .filter(x -> x.label().equals(name))
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      new IllegalArgumentException(
+                          CASES_PROPERTY + ": unknown case '" + name + "' (hibench, tpch, mixes)"));
+      out.add(c);
+    }
+    return out;
+  }
+
+  /** The {@code hibench} case (§V-B, C, F) with its ablations, error split and sweep. */
+  private void hibench(boolean quick, Path outDir, Plotter plotter, List<ReproRow> rows)
+      throws IOException {
     Setting setting = setting(quick);
     int seeds = Integer.getInteger(SEEDS_PROPERTY, quick ? 2 : 10);
     if (seeds < 1) {
@@ -200,20 +368,10 @@ public final class ElasecutorExperiment implements Experiment {
         effective15.add(Math.abs(eff - 1) <= 0.15 ? 1.0 : 0.0);
       }
     }
-    List<ReproRow> rows = new ArrayList<>();
     String c = "hibench";
     double[] mf = makespans(results.get("minfrag"));
     Map<String, Double> paper = Map.of("static", 40.0, "dynamic", 40.0, "tetris", 60.0);
-    for (String base : List.of("static", "dynamic", "tetris")) {
-      double[] b = makespans(results.get(base));
-      double[] red = reduction(mf, b);
-      rows.add(
-          new ReproRow(c, "makespan_reduction_pct", paper.get(base), mean(red), mean(b), base));
-      rows.add(new ReproRow(c, "makespan_reduction_pct_ci95", null, ci95(red), null, null));
-      rows.add(
-          new ReproRow(
-              c, "makespan_reduction_median_pct", paper.get(base), median(red), median(b), base));
-    }
+    makespanRows(c, results, paper, paper, rows);
     double[] trc = makespans(results.get("minfrag-trc"));
     double[] dt = reduction(mf, trc);
     rows.add(new ReproRow(c, "drr_vs_trc_makespan_pct", 11.5, mean(dt), mean(trc), "minfrag-trc"));
@@ -221,17 +379,9 @@ public final class ElasecutorExperiment implements Experiment {
     rows.add(
         new ReproRow(
             c, "drr_vs_trc_makespan_median_pct", 13.4, median(dt), median(trc), "minfrag-trc"));
-    for (String s : results.keySet()) {
-      rows.add(
-          new ReproRow(
-              c + " " + s, "makespan_s", null, mean(makespans(results.get(s))), null, null));
-      rows.add(
-          new ReproRow(
-              c + " " + s, "makespan_s_ci95", null, ci95(makespans(results.get(s))), null, null));
-    }
-    packingRows(results, rows);
+    schemeMakespanRows(c, results, rows);
+    packingRows(c, results, rows);
     // utilization (Tables VI and VII)
-    String[] res = {"cpu", "memory", "network", "disk"};
     Map<String, double[]> tableVII =
         Map.of(
             "static", new double[] {43.4, 29.5, 40.8, 25.4},
@@ -253,6 +403,140 @@ public final class ElasecutorExperiment implements Experiment {
                 new double[][] {
                   {89.7, 70.8, 0}, {49.1, 21.1, 0}, {43.4, 13.3, 0}, {37.2, 18.8, 0}
                 });
+    utilRows(c, results, tableVII, tableVI, rows);
+    reprovisioningRows(c, results, rows);
+    // prediction effectiveness (Fig. 9a) for the new settings
+    rows.add(
+        new ReproRow(
+            c + " new settings (svr)",
+            "within_20pct_share_pct",
+            80.0,
+            100 * mean(toArray(effective20)),
+            null,
+            null));
+    rows.add(
+        new ReproRow(
+            c + " new settings (svr)",
+            "within_15pct_share_pct",
+            90.0,
+            100 * mean(toArray(effective15)),
+            null,
+            null));
+    plots(results, outDir, plotter);
+    if (!quick) {
+      errorSplit(setting, rows);
+    }
+    if (!quick && Boolean.parseBoolean(System.getProperty(SWEEP_PROPERTY, "true"))) {
+      sweep(setting, rows, outDir, plotter);
+    }
+  }
+
+  /** Table VIII's makespan improvements, paper values (avg, median) per baseline. */
+  static final Map<Case, Map<String, double[]>> TABLE_VIII =
+      Map.of(
+          Case.TPCH,
+          Map.of(
+              "static", new double[] {47.3, 44.4},
+              "dynamic", new double[] {41.6, 35.9},
+              "tetris", new double[] {54.2, 62.7}),
+          Case.MIXES,
+          Map.of(
+              "static", new double[] {45.2, 44.6},
+              "dynamic", new double[] {38.5, 31.4},
+              "tetris", new double[] {47.8, 55.7}));
+
+  /** Table IX: utilization improvement with changing mixes, CPU, memory, network, disk. */
+  static final Map<String, double[]> TABLE_IX =
+      Map.of(
+          "static", new double[] {35.4, 34.3, 30.2, 19.0},
+          "dynamic", new double[] {18.7, 15.9, 29.8, 30.3},
+          "tetris", new double[] {27.5, 24.5, 38.1, 33.5});
+
+  /**
+   * Case {@code c} ({@code tpch} or {@code mixes}) of Tables VIII and IX: {@link
+   * #TABLE_VIII_SCHEMES} on the same seeds machinery as {@code hibench} (seeds 1..n: 10, 1 with
+   * {@code --quick}, or {@value #SEEDS_PROPERTY}); under {@code mixes} seed m runs mix m. Rows:
+   * makespan reduction (mean with CI, median) per baseline, every scheme's makespan, packing, and
+   * utilization with its gains (Table IX's paper values for {@code mixes}; none for {@code tpch},
+   * which the paper does not report).
+   */
+  static void tableEight(Case c, boolean quick, List<ReproRow> rows) {
+    int seeds = Integer.getInteger(SEEDS_PROPERTY, quick ? 1 : 10);
+    if (seeds < 1) {
+      throw new IllegalArgumentException(SEEDS_PROPERTY + " must be at least 1, got " + seeds);
+    }
+    Map<String, List<ElasticResult>> results = new LinkedHashMap<>();
+    Setting fixed = c == Case.MIXES ? null : setting(c, quick, 0);
+    for (int seed = 1; seed <= seeds; seed++) {
+      Setting s = c == Case.MIXES ? setting(c, quick, seed) : fixed;
+      Instance in = instance(s, seed, -1);
+      ElasticSimulation.Options o = ElasticSimulation.Options.defaults(seed);
+      for (Variant v : TABLE_VIII_SCHEMES) {
+        results.computeIfAbsent(v.name(), k -> new ArrayList<>()).add(simulate(in, v, o));
+      }
+    }
+    Map<String, Double> avg = new LinkedHashMap<>();
+    Map<String, Double> med = new LinkedHashMap<>();
+    TABLE_VIII
+        .get(c)
+        .forEach(
+            (base, v) -> {
+              avg.put(base, v[0]);
+              med.put(base, v[1]);
+            });
+    makespanRows(c.label(), results, avg, med, rows);
+    schemeMakespanRows(c.label(), results, rows);
+    packingRows(c.label(), results, rows);
+    utilRows(c.label(), results, c == Case.MIXES ? TABLE_IX : null, null, rows);
+  }
+
+  /**
+   * MinFrag's makespan reduction against each baseline: mean over seeds (paper {@code avg}) with
+   * its CI, and median (paper {@code median}).
+   */
+  static void makespanRows(
+      String c,
+      Map<String, List<ElasticResult>> results,
+      Map<String, Double> avg,
+      Map<String, Double> median,
+      List<ReproRow> rows) {
+    double[] mf = makespans(results.get("minfrag"));
+    for (String base : List.of("static", "dynamic", "tetris")) {
+      double[] b = makespans(results.get(base));
+      double[] red = reduction(mf, b);
+      rows.add(new ReproRow(c, "makespan_reduction_pct", avg.get(base), mean(red), mean(b), base));
+      rows.add(new ReproRow(c, "makespan_reduction_pct_ci95", null, ci95(red), null, null));
+      rows.add(
+          new ReproRow(
+              c, "makespan_reduction_median_pct", median.get(base), median(red), median(b), base));
+    }
+  }
+
+  /** Every scheme's makespan, mean with CI. */
+  static void schemeMakespanRows(
+      String c, Map<String, List<ElasticResult>> results, List<ReproRow> rows) {
+    for (String s : results.keySet()) {
+      rows.add(
+          new ReproRow(
+              c + " " + s, "makespan_s", null, mean(makespans(results.get(s))), null, null));
+      rows.add(
+          new ReproRow(
+              c + " " + s, "makespan_s_ci95", null, ci95(makespans(results.get(s))), null, null));
+    }
+  }
+
+  /**
+   * Utilization per resource: MinFrag's against each baseline and its gain (paper values {@code
+   * gains}, or none), every scheme's with CI, and (with {@code tableVI}) the time above 70, 90 and
+   * 100%.
+   */
+  static void utilRows(
+      String c,
+      Map<String, List<ElasticResult>> results,
+      Map<String, double[]> gains,
+      Map<String, double[][]> tableVI,
+      List<ReproRow> rows) {
+    String[] res = {"cpu", "memory", "network", "disk"};
     for (ElasticResource r : ElasticResource.all()) {
       int ri = r.ordinal();
       double u = mean(util(results.get("minfrag"), ri));
@@ -263,7 +547,7 @@ public final class ElasecutorExperiment implements Experiment {
             new ReproRow(
                 c + " vs " + base,
                 "util_gain_" + res[ri] + "_pct",
-                tableVII.get(base)[ri],
+                gains == null ? null : gains.get(base)[ri],
                 100 * (u / ub - 1),
                 null,
                 null));
@@ -273,6 +557,9 @@ public final class ElasecutorExperiment implements Experiment {
         rows.add(new ReproRow(c + " " + s, "util_" + res[ri] + "_pct", null, mean(us), null, null));
         rows.add(
             new ReproRow(c + " " + s, "util_" + res[ri] + "_pct_ci95", null, ci95(us), null, null));
+      }
+      if (tableVI == null) {
+        continue;
       }
       String[] th = {"70", "90", "100"};
       for (String s : List.of("minfrag", "static", "dynamic", "tetris")) {
@@ -291,7 +578,12 @@ public final class ElasecutorExperiment implements Experiment {
         }
       }
     }
-    // reprovisioning (Fig. 9b) and task rescheduling (Table X)
+  }
+
+  /** Reprovisioning (Fig. 9b) and task rescheduling (Table X), from the ablation runs. */
+  private static void reprovisioningRows(
+      String c, Map<String, List<ElasticResult>> results, List<ReproRow> rows) {
+    double[] mf = makespans(results.get("minfrag"));
     double[] actOn = pooled(results.get("minfrag"), true);
     double[] actOff = pooled(results.get("minfrag-no-reprovisioning"), true);
     double[] aetOn = pooled(results.get("minfrag"), false);
@@ -362,31 +654,6 @@ public final class ElasecutorExperiment implements Experiment {
             mean(results.get("minfrag").stream().mapToDouble(ElasticResult::reschedules).toArray()),
             null,
             null));
-    // prediction effectiveness (Fig. 9a) for the new settings
-    rows.add(
-        new ReproRow(
-            c + " new settings (svr)",
-            "within_20pct_share_pct",
-            80.0,
-            100 * mean(toArray(effective20)),
-            null,
-            null));
-    rows.add(
-        new ReproRow(
-            c + " new settings (svr)",
-            "within_15pct_share_pct",
-            90.0,
-            100 * mean(toArray(effective15)),
-            null,
-            null));
-    plots(results, outDir, plotter);
-    if (!quick) {
-      errorSplit(setting, rows);
-    }
-    if (!quick && Boolean.parseBoolean(System.getProperty(SWEEP_PROPERTY, "true"))) {
-      sweep(setting, rows, outDir, plotter);
-    }
-    return rows;
   }
 
   /**
@@ -406,10 +673,11 @@ public final class ElasecutorExperiment implements Experiment {
   }
 
   /** Why each scheme packs as it does: {@link ElasticResult.Packing}, averaged over seeds. */
-  private static void packingRows(Map<String, List<ElasticResult>> results, List<ReproRow> rows) {
+  private static void packingRows(
+      String prefix, Map<String, List<ElasticResult>> results, List<ReproRow> rows) {
     String[] res = {"cpu", "memory", "network", "disk"};
     for (var e : results.entrySet()) {
-      String c = "hibench " + e.getKey();
+      String c = prefix + " " + e.getKey();
       List<ElasticResult.Packing> ps = e.getValue().stream().map(ElasticResult::packing).toList();
       rows.add(
           new ReproRow(

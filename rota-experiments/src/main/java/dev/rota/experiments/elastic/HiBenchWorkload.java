@@ -180,17 +180,29 @@ public final class HiBenchWorkload {
     return out;
   }
 
-  /** An executor's runtime in slots for {@code key}. */
-  static int slots(AppKey key) {
-    double s =
-        BASE_SECONDS
-            * (0.5 + Math.log(1 + key.inputGb()) / Math.log(2) / 4)
-            * Math.sqrt(3 / key.cores());
-    return (int) Math.max(8, Math.round(s / SLOT));
+  /** The runtime formula (s) in {@code key}'s input size and cores, before rounding to slots. */
+  static double seconds(AppKey key) {
+    return BASE_SECONDS
+        * (0.5 + Math.log(1 + key.inputGb()) / Math.log(2) / 4)
+        * Math.sqrt(3 / key.cores());
   }
 
-  /** The noise-free series of one executor of {@code key}. */
+  /** An executor's runtime in slots for {@code key} (a TPC-H query's: {@link TpchQueries}). */
+  static int slots(AppKey key) {
+    if (TpchQueries.isQuery(key.type())) {
+      return TpchQueries.slots(key);
+    }
+    return (int) Math.max(8, Math.round(seconds(key) / SLOT));
+  }
+
+  /**
+   * The noise-free series of one executor of {@code key}; a TPC-H query's comes from {@link
+   * TpchQueries#base}.
+   */
   static DemandSeries base(AppKey key) {
+    if (TpchQueries.isQuery(key.type())) {
+      return TpchQueries.base(key);
+    }
     Type t = type(key.type());
     int n = slots(key);
     int[] ends = new int[t.stages().length];
