@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The calibrated workload and {@code rota reproduce elasecutor --quick}'s rows. */
 class ElasecutorExperimentTest {
-  @TempDir Path out;
+  /** Where the shared quick run writes (nothing, with {@code Plotter.NONE}). */
+  @TempDir static Path out;
 
   @Test
   void theWorkloadMatchesTableTwoWhereTheProfileCanBeExact() {
@@ -49,8 +50,7 @@ class ElasecutorExperimentTest {
   /** {@code rota reproduce elasecutor --quick}'s rows, run once for the tests that read them. */
   private static synchronized List<ReproRow> quickRows() throws Exception {
     if (quickRows == null) {
-      Path dir = java.nio.file.Files.createTempDirectory("elasecutor-quick");
-      quickRows = new ElasecutorExperiment().run(true, dir, Plotter.NONE);
+      quickRows = new ElasecutorExperiment().run(true, out, Plotter.NONE);
     }
     return quickRows;
   }
@@ -161,30 +161,6 @@ class ElasecutorExperimentTest {
       firstQuery++;
     }
     assertTrue(firstQuery < 60, "the first query arrives " + firstQuery + "th");
-  }
-
-  @Test
-  void aTpchQueryScansEarlyAndJoinsAndAggregatesLate() {
-    // Q9 (6 tables, reads lineitem) at 3 cores / 6 GB
-    DemandSeries q9 = HiBenchWorkload.base(new AppKey("tpch-q09", 30, 3, 6));
-    assertEquals(4, q9.stageCount());
-    int scan = q9.stageStart(0);
-    int join = q9.stageStart(2);
-    int agg = q9.stageStart(3);
-    assertEquals(181, q9.value(ElasticResource.DISK, scan), 1e-3); // disk peak while scanning
-    assertEquals(181, q9.peak(ElasticResource.DISK), 1e-3);
-    assertEquals(3.0, q9.value(ElasticResource.CPU, join), 1e-3); // CPU peak while joining
-    assertEquals(6.5 / 8 * 6 * 1024, q9.value(ElasticResource.MEMORY, agg), 1); // memory peak
-    assertEquals(2400, q9.value(ElasticResource.NETWORK, q9.stageStart(1)), 1); // shuffle
-    assertTrue(q9.value(ElasticResource.DISK, agg) < 0.1 * 181);
-    // joins lengthen a query: Q9 runs longer than Q6 (one table) at the same setting
-    DemandSeries q6 = HiBenchWorkload.base(new AppKey("tpch-q06", 30, 3, 6));
-    assertTrue(q9.length() > q6.length(), q9.length() + " vs " + q6.length());
-    // a query without lineitem scans at half the disk peak
-    assertEquals(
-        90.5,
-        HiBenchWorkload.base(new AppKey("tpch-q13", 30, 3, 6)).peak(ElasticResource.DISK),
-        1e-3);
   }
 
   @Test
