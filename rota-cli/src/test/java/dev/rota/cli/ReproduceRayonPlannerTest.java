@@ -60,6 +60,8 @@ class ReproduceRayonPlannerTest {
           "GREE-L/load",
           "min-cost",
           "Through Hadoop's ReservationAgent interface",
+          "of it in Hadoop's addReservation",
+          "intervals/reservation",
           "rota-yarn",
           "rota-yarn+policy"
         }) {

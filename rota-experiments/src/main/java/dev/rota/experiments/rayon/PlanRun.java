@@ -15,6 +15,10 @@ import java.util.Set;
  * @param msPerReservation wall-clock planning time per reservation, ms (the mean per call)
  * @param p99MsPerReservation the 99th percentile of the per-call planning time, ms
  * @param rejections rejections by reason (Hadoop: the exception's class)
+ * @param planAddMs of {@code msPerReservation}, the time spent inside Hadoop's {@code
+ *     InMemoryPlan.addReservation} (through Hadoop's interface only; NaN on Rota's own plan)
+ * @param intervalsPerReservation the mean number of intervals of an accepted reservation's
+ *     allocation in Hadoop's plan ({@code getAllocationRequests().size()}; NaN on Rota's own plan)
  */
 record PlanRun(
     String agent,
@@ -25,7 +29,9 @@ record PlanRun(
     double uniformity,
     double msPerReservation,
     double p99MsPerReservation,
-    Map<String, Integer> rejections) {
+    Map<String, Integer> rejections,
+    double planAddMs,
+    double intervalsPerReservation) {
 
   /** The 99th percentile (nearest rank) of per-call times in ns, in ms. */
   static double p99Ms(long[] nanos) {

@@ -348,8 +348,11 @@ public final class RayonPlannerExperiment implements Experiment {
 
   /**
    * The head-to-head through Hadoop's interface: per size and agent, accepted reservations (count
-   * and size-weighted), mean and p99 time per {@code createReservation} call, and the ratios to
-   * Hadoop's best agent (acceptance) and Hadoop's fastest (time).
+   * and size-weighted), mean and p99 time per {@code createReservation} call, the part of the mean
+   * spent inside Hadoop's own {@code InMemoryPlan.addReservation} (which merges the whole plan
+   * twice per interval of the allocation: the plan's load and the user's), the intervals per
+   * accepted reservation, and the ratios to Hadoop's best agent (acceptance) and Hadoop's fastest
+   * (time).
    */
   static String interfaceTable(List<InterfaceCase> cases) {
     TextTable t =
@@ -360,6 +363,8 @@ public final class RayonPlannerExperiment implements Experiment {
             "acceptance",
             "ms/call mean",
             "ms/call p99",
+            "of it in Hadoop's addReservation",
+            "intervals/reservation",
             "acceptance vs Hadoop best",
             "mean vs Hadoop fastest",
             "p99 vs Hadoop fastest");
@@ -375,6 +380,8 @@ public final class RayonPlannerExperiment implements Experiment {
             fmt(p.acceptance()),
             fmt(p.msPerReservation()),
             fmt(p.p99MsPerReservation()),
+            fmt(p.planAddMs()),
+            String.format(Locale.ROOT, "%.2f", p.intervalsPerReservation()),
             fmt(p.acceptance() / best.acceptance()),
             fmt(p.msPerReservation() / fastest.msPerReservation()),
             fmt(p.p99MsPerReservation() / fastest.p99MsPerReservation()));

@@ -59,7 +59,9 @@ final class RotaPlanning {
             m[1],
             ms,
             PlanRun.p99Ms(calls),
-            why),
+            why,
+            Double.NaN,
+            Double.NaN),
         plan);
   }
 

@@ -62,6 +62,19 @@ class RayonPlannerExperimentTest {
   }
 
   @Test
+  void theInterfaceRunSplitsOffHadoopsAddReservationAndCountsIntervals() throws Exception {
+    PlannerWorkload.Stream s = PlannerWorkload.generate(30, 120, 0.8, 5, false);
+    for (String agent : RayonPlannerExperiment.interfaceAgents()) {
+      PlanRun r = RayonPlannerExperiment.interfaceRun(agent, s);
+      assertTrue(!r.accepted().isEmpty(), agent);
+      // addReservation runs inside createReservation: part of the call, never more than all of it
+      assertTrue(r.planAddMs() > 0 && r.planAddMs() <= r.msPerReservation(), agent + ": " + r);
+      // every accepted reservation holds at least one interval of work in Hadoop's plan
+      assertTrue(r.intervalsPerReservation() >= 1, agent + ": " + r);
+    }
+  }
+
+  @Test
   void profileMetricsCountDownwardStepsAndTheCoefficientOfVariation() {
     double[] m = PlanRun.profileMetrics(new long[] {2, 4, 1, 1});
 
