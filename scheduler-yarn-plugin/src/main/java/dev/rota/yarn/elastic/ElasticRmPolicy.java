@@ -10,7 +10,7 @@ import dev.rota.core.policy.JobView;
 import dev.rota.core.policy.OfferPolicy;
 import dev.rota.yarn.policy.OfferOrderingPolicy;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -52,7 +52,10 @@ public final class ElasticRmPolicy implements OfferPolicy {
   private final PackingPolicy packing;
   private final Map<String, Optional<DemandSeries>> series = new ConcurrentHashMap<>();
   private final Map<String, String> refused = new ConcurrentHashMap<>();
-  private final Map<String, String> lastAsk = new HashMap<>();
+  // applications whose latest ranking showed a next ask that is not an executor (an AM or a
+  // container increase): their next allocation is not committed. Usually empty, so a ranking does
+  // not touch it for the executors
+  private final Set<String> askingFirst = new HashSet<>();
   private final Map<String, Placement> placements = new ConcurrentHashMap<>();
   // the executors of placements by node: a heartbeat checks its own node's, not the cluster's (the
   // walk over every placement was 65 % of the heartbeat thread at 5,000 nodes, docs/performance.md)
@@ -166,10 +169,15 @@ public final class ElasticRmPolicy implements OfferPolicy {
     List<JobView> plain = new ArrayList<>();
     for (JobView j : candidates) {
       String next = j.spec().tags().get(OfferOrderingPolicy.NEXT_ASK_TAG);
-      lastAsk.put(j.spec().id(), next == null ? "" : next);
       if (next != null) {
+        askingFirst.add(j.spec().id());
         first.add(j);
-      } else if (elastic(j)) {
+        continue;
+      }
+      if (!askingFirst.isEmpty()) {
+        askingFirst.remove(j.spec().id());
+      }
+      if (elastic(j)) {
         executors.add(j);
       } else {
         plain.add(j);
@@ -213,8 +221,7 @@ public final class ElasticRmPolicy implements OfferPolicy {
     if (decision.action() != Decision.Action.PLACE) {
       return;
     }
-    String ask = lastAsk.getOrDefault(decision.jobId(), "");
-    if (!ask.isEmpty() || refused.containsKey(decision.jobId())) {
+    if (askingFirst.contains(decision.jobId()) || refused.containsKey(decision.jobId())) {
       return;
     }
     Optional<DemandSeries> s = series.get(decision.jobId());
@@ -226,13 +233,13 @@ public final class ElasticRmPolicy implements OfferPolicy {
   /** Keeps the per-application caches bounded: once they outgrow the queue, only its jobs stay. */
   private void forgetGone(ClusterView view) {
     int live = view.runnableJobs().size();
-    if (series.size() + lastAsk.size() <= 4 * live + 256) {
+    if (series.size() + askingFirst.size() <= 4 * live + 256) {
       return;
     }
     java.util.Set<String> ids = new java.util.HashSet<>();
     view.runnableJobs().forEach(j -> ids.add(j.spec().id()));
     series.keySet().retainAll(ids);
     refused.keySet().retainAll(ids);
-    lastAsk.keySet().retainAll(ids);
+    askingFirst.retainAll(ids);
   }
 }
