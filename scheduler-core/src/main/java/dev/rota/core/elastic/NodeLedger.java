@@ -24,13 +24,21 @@ import java.util.PriorityQueue;
  * resources the node declares (a capacity of zero means the node does not manage that resource).
  *
  * <p>All amounts are exact: thousandths of each resource's unit ({@link ElasticResource#SCALE}).
- * Not thread-safe: one scheduling thread owns it, as the policy SPI requires.
+ *
+ * <p>Memory follows what is committed, not the horizon: the ring holds the slots from the current
+ * one up to the longest series committed so far (doubling as needed, at most the horizon), and
+ * everything after them is zero. A node of a cluster whose executors live a few slots keeps a few
+ * slots, not the horizon's 1,200 per resource three times over (at 5,000 nodes that was 576 MB of
+ * old generation, and the young collections' pauses it caused, docs/performance.md).
+ *
+ * <p>Not thread-safe: one scheduling thread owns it, as the policy SPI requires.
  */
 public final class NodeLedger implements Ledger {
   private final ElasticSettings settings;
   private final long[] capacity = new long[4];
   private final int h;
-  private final long[][] ring;
+  // slots [current, current + ring[0].length) in a ring; every later slot is zero
+  private long[][] ring;
   private long current;
   private long seq;
   private final PriorityQueue<Entry> finishes =
@@ -38,14 +46,17 @@ public final class NodeLedger implements Ledger {
   private final Map<String, Entry> entries = new LinkedHashMap<>();
   // running maxima of the ring from the current slot: maxFrom[r][k] = max of slots [current,
   // current + k]; valid for k < maxFromLength, reset whenever the ring or the current slot changes
-  private final long[][] maxFrom;
+  private long[][] maxFrom;
   private int maxFromLength;
   // running sums of the ring from the current slot: sumFrom[r][k] = sum of slots [current,
   // current + k]; valid for k < sumFromLength, reset with maxFromLength, so that θ(i, j) of each
   // candidate costs O(1) per resource instead of a walk over its life (one ranking scores every
   // waiting executor against the same ring)
-  private final long[][] sumFrom;
+  private long[][] sumFrom;
   private int sumFromLength;
+
+  /** The ring's first length: what executors of a few slots need; grown by {@link #ensureRing}. */
+  private static final int FIRST_RING = 16;
 
   /** An empty ledger for a node of {@code capacity} ({@link ElasticResource#SCHEMA} dimensions). */
   public NodeLedger(Resource capacity, ElasticSettings settings) {
@@ -54,9 +65,9 @@ public final class NodeLedger implements Ledger {
       this.capacity[r.ordinal()] = r.milliOf(capacity);
     }
     this.h = settings.horizonSlots();
-    this.ring = new long[4][h];
-    this.maxFrom = new long[4][h];
-    this.sumFrom = new long[4][h];
+    this.ring = new long[4][Math.min(h, FIRST_RING)];
+    this.maxFrom = new long[4][0];
+    this.sumFrom = new long[4][0];
   }
 
   /** An executor committed on this node. */
@@ -90,7 +101,7 @@ public final class NodeLedger implements Ledger {
     if (slot <= current) {
       return;
     }
-    long n = Math.min(slot - current, h);
+    long n = Math.min(slot - current, ring[0].length);
     for (long s = current; s < current + n; s++) {
       int i = index(s);
       for (long[] row : ring) {
@@ -107,7 +118,7 @@ public final class NodeLedger implements Ledger {
 
   /** Committed demand for {@code r} in {@code slot}; 0 outside [current, current + horizon). */
   public long committedMilli(ElasticResource r, long slot) {
-    if (slot < current || slot >= current + h) {
+    if (slot < current || slot >= current + ring[0].length) {
       return 0;
     }
     return ring[r.ordinal()][index(slot)];
@@ -182,15 +193,22 @@ public final class NodeLedger implements Ledger {
     }
     long[] row = ring[r];
     long[] add = series.milliRow(r);
+    int len = row.length;
+    int held = Math.min(n, len);
     int start = index(current);
-    int first = Math.min(n, h - start);
+    int first = Math.min(held, len - start);
     for (int k = 0; k < first; k++) {
       if (row[start + k] + add[k] > cap) {
         return false;
       }
     }
-    for (int k = first; k < n; k++) {
+    for (int k = first; k < held; k++) {
       if (row[k - first] + add[k] > cap) {
+        return false;
+      }
+    }
+    for (int k = held; k < n; k++) { // nothing is committed after the ring
+      if (add[k] > cap) {
         return false;
       }
     }
@@ -202,11 +220,13 @@ public final class NodeLedger implements Ledger {
    */
   private long maxOver(int r, int n) {
     if (n > maxFromLength) {
+      maxFrom = cache(maxFrom, n, maxFromLength);
+      int len = ring[0].length;
       int start = index(current);
       for (int k = maxFromLength; k < n; k++) {
-        int i = start + k < h ? start + k : start + k - h;
+        int i = start + k < len ? start + k : start + k - len;
         for (int q = 0; q < 4; q++) {
-          long v = ring[q][i];
+          long v = k < len ? ring[q][i] : 0;
           maxFrom[q][k] = k == 0 ? v : Math.max(maxFrom[q][k - 1], v);
         }
       }
@@ -267,16 +287,53 @@ public final class NodeLedger implements Ledger {
   /** The ring's sum of resource {@code r} over the {@code n >= 1} slots from the current one. */
   private long sumOver(int r, int n) {
     if (n > sumFromLength) {
+      sumFrom = cache(sumFrom, n, sumFromLength);
+      int len = ring[0].length;
       int start = index(current);
       for (int k = sumFromLength; k < n; k++) {
-        int i = start + k < h ? start + k : start + k - h;
+        int i = start + k < len ? start + k : start + k - len;
         for (int q = 0; q < 4; q++) {
-          sumFrom[q][k] = (k == 0 ? 0 : sumFrom[q][k - 1]) + ring[q][i];
+          sumFrom[q][k] = (k == 0 ? 0 : sumFrom[q][k - 1]) + (k < len ? ring[q][i] : 0);
         }
       }
       sumFromLength = n;
     }
     return sumFrom[r][n - 1];
+  }
+
+  /** {@code rows} with room for {@code n} slots, its first {@code valid} kept (doubling, to h). */
+  private long[][] cache(long[][] rows, int n, int valid) {
+    if (rows[0].length >= n) {
+      return rows;
+    }
+    int len = Math.min(h, Math.max(n, 2 * rows[0].length));
+    long[][] out = new long[4][len];
+    for (int q = 0; q < 4; q++) {
+      System.arraycopy(rows[q], 0, out[q], 0, valid);
+    }
+    return out;
+  }
+
+  /**
+   * Makes the ring hold at least {@code n} slots from the current one (doubling, at most the
+   * horizon), each slot's amounts moved to its place in the longer ring.
+   */
+  private void ensureRing(int n) {
+    int len = ring[0].length;
+    if (n <= len) {
+      return;
+    }
+    int grown = Math.min(h, Math.max(n, 2 * len));
+    long[][] out = new long[4][grown];
+    for (int k = 0; k < len; k++) {
+      long slot = current + k;
+      int from = index(slot);
+      int to = (int) Math.floorMod(slot, (long) grown);
+      for (int q = 0; q < 4; q++) {
+        out[q][to] = ring[q][from];
+      }
+    }
+    ring = out;
   }
 
   /**
@@ -291,6 +348,7 @@ public final class NodeLedger implements Ledger {
     if (entries.containsKey(executorId)) {
       throw new IllegalArgumentException("executor " + executorId + " is already committed");
     }
+    ensureRing(series.length());
     for (ElasticResource r : ElasticResource.all()) {
       long[] row = ring[r.ordinal()];
       for (int k = 0; k < series.length(); k++) {
@@ -380,6 +438,7 @@ public final class NodeLedger implements Ledger {
       release(executorId);
     }
     long[][] m = fromNow.milliArray();
+    ensureRing(m[0].length);
     boolean whole = true;
     for (ElasticResource r : ElasticResource.all()) {
       long cap = capacity[r.ordinal()];
@@ -439,9 +498,11 @@ public final class NodeLedger implements Ledger {
         continue;
       }
       long sum = 0;
-      for (int k = 0; k < n; k++) {
+      int held = Math.min(n, ring[0].length);
+      for (int k = 0; k < held; k++) {
         sum += cap - ring[r.ordinal()][index(current + k)];
       }
+      sum += (long) (n - held) * cap; // nothing is committed after the ring
       min = Math.min(min, (double) sum / ((double) cap * n));
     }
     return min;
@@ -463,7 +524,7 @@ public final class NodeLedger implements Ledger {
   @Override
   public Resource committedAt(double t) {
     long slot = settings.slotOf(t);
-    if (slot < current || slot >= current + h) {
+    if (slot < current || slot >= current + ring[0].length) {
       return Resource.ZERO;
     }
     long[] milli = new long[4];
@@ -484,6 +545,6 @@ public final class NodeLedger implements Ledger {
   }
 
   private int index(long slot) {
-    return (int) Math.floorMod(slot, (long) h);
+    return (int) Math.floorMod(slot, (long) ring[0].length);
   }
 }

@@ -206,6 +206,90 @@ class ElasticLedgerTest {
     assertTrue(checked > 1000, "checks made: " + checked);
   }
 
+  /**
+   * The ring holds only the slots up to the longest series committed so far and grows (doubling,
+   * moving each slot to its place) when a longer one comes: on random commits, releases and
+   * advances over a 100-slot horizon, mostly short series with a long one now and then, every slot,
+   * θ, fit and headroom equal an independent model that keeps each executor's series by slot.
+   */
+  @Test
+  void theRingGrowsWithTheLongestSeriesAndAgreesWithAPerExecutorModel() {
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(23);
+    int horizon = 100;
+    ElasticSettings settings = new ElasticSettings(3, horizon);
+    Resource cap = Resource.of(1000, 10, 100, 50);
+    int checked = 0;
+    for (int round = 0; round < 100; round++) {
+      NodeLedger l = new NodeLedger(cap, settings);
+      java.util.Map<String, long[]> start = new java.util.HashMap<>(); // id -> {start slot}
+      java.util.Map<String, DemandSeries> held = new java.util.HashMap<>();
+      int ids = 0;
+      for (int op = 0; op < 40; op++) {
+        int what = rnd.nextInt(10);
+        if (what < 4) {
+          int n = rnd.nextInt(8) == 0 ? 1 + rnd.nextInt(horizon) : 1 + rnd.nextInt(6);
+          DemandSeries w = random(rnd, n, rnd.nextBoolean());
+          String id = "e" + ids++;
+          l.commit(id, "J", w);
+          start.put(id, new long[] {l.currentSlot()});
+          held.put(id, w);
+        } else if (what < 5 && ids > 0) {
+          String id = "e" + rnd.nextInt(ids);
+          l.release(id);
+          held.remove(id);
+        } else if (what < 7) {
+          l.advanceTo(l.currentSlot() + (rnd.nextInt(6) == 0 ? rnd.nextInt(150) : rnd.nextInt(4)));
+        } else {
+          DemandSeries w = random(rnd, 1 + rnd.nextInt(rnd.nextBoolean() ? 6 : horizon), false);
+          long now = l.currentSlot();
+          boolean fits = true;
+          long finish = Long.MAX_VALUE;
+          for (var e : held.entrySet()) {
+            long end = start.get(e.getKey())[0] + e.getValue().length();
+            if (end > now) {
+              finish = Math.min(finish, end);
+            }
+          }
+          long thetaEnd = Math.min(now + w.length(), finish);
+          double headroom = 1;
+          for (ElasticResource r : ElasticResource.all()) {
+            long c = l.capacityMilli(r);
+            long remaining = 0;
+            long free = 0;
+            for (long slot = now; slot < now + horizon + 5; slot++) {
+              long model = 0;
+              for (var e : held.entrySet()) {
+                long k = slot - start.get(e.getKey())[0];
+                if (k >= 0 && k < e.getValue().length()) {
+                  model += e.getValue().milli(r, (int) k);
+                }
+              }
+              assertEquals(model, l.committedMilli(r, slot), r + " in slot " + slot);
+              int k = (int) (slot - now);
+              if (k < w.length() && c > 0 && model + w.milli(r, k) > c) {
+                fits = false;
+              }
+              if (slot < thetaEnd) {
+                remaining += c - model - w.milli(r, k);
+              }
+              if (k < 10) {
+                free += c - model;
+              }
+            }
+            assertEquals(remaining, l.fragmentationWith(w).remaining(r), r + ": θ");
+            if (c > 0) {
+              headroom = Math.min(headroom, (double) free / ((double) c * 10));
+            }
+          }
+          assertEquals(fits, l.fits(w));
+          assertEquals(headroom, l.headroom(10), 1e-12);
+          checked++;
+        }
+      }
+    }
+    assertTrue(checked > 500, "checks made: " + checked);
+  }
+
   private static long integral(NodeLedger l, ElasticResource r, long end, DemandSeries w) {
     long cap = l.capacityMilli(r);
     long sum = 0;
