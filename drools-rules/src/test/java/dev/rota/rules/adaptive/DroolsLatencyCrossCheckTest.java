@@ -412,6 +412,60 @@ class DroolsLatencyCrossCheckTest {
     assertTrue(barriers > 100, "jobs with barriers: " + barriers);
   }
 
+  /**
+   * Waves of equal tasks on several machine types: many tasks of one job start at one event time
+   * and finish together, which the Java comparator keeps as one heap entry per job, machine type
+   * and finish time. The rules, which keep every task, must give the same estimate.
+   */
+  @Test
+  void wavesOfEqualTasksOnSeveralMachineTypesAgree() {
+    Random rnd = new Random(20261128);
+    IntraQueuePolicy[] policies = IntraQueuePolicy.values();
+    for (int trial = 0; trial < 40; trial++) {
+      int queues = 1 + rnd.nextInt(3);
+      int types = 1 + rnd.nextInt(3);
+      List<AdaptiveJob> jobs = new ArrayList<>();
+      for (int j = 0; j < 2 + rnd.nextInt(4); j++) {
+        double[] d = new double[5 + rnd.nextInt(20)];
+        double wave = 1 + rnd.nextInt(6);
+        for (int k = 0; k < d.length; k++) {
+          d[k] = rnd.nextInt(6) == 0 ? 1 + rnd.nextInt(6) : wave; // mostly one duration
+        }
+        AdaptiveJob job = AdaptiveJob.of("w" + j, rnd.nextInt(queues), rnd.nextInt(3) * 2, d);
+        if (rnd.nextInt(3) == 0) {
+          double[] running = new double[1 + rnd.nextInt(4)];
+          Arrays.fill(running, wave);
+          job = job.withRunningTasks(running);
+        }
+        if (types > 1 && rnd.nextInt(3) == 0) {
+          job = job.withAllowedMachineTypes(1 + rnd.nextInt((1 << types) - 1));
+        }
+        if (rnd.nextInt(4) == 0) {
+          job = job.withContainersPerTask(2);
+        }
+        jobs.add(job);
+      }
+      List<String> names = new ArrayList<>();
+      List<QueueSetting> settings = new ArrayList<>();
+      for (int q = 0; q < queues; q++) {
+        names.add("q" + q);
+        settings.add(new QueueSetting(1.0 / queues, 1.0, policies[rnd.nextInt(policies.length)]));
+      }
+      double[] typeShares = new double[types];
+      Arrays.fill(typeShares, 1.0 / types);
+      GroupState g =
+          new GroupState(
+              "w" + trial,
+              names,
+              java.util.Collections.nCopies(queues, QueueBounds.NONE),
+              jobs,
+              0,
+              typeShares);
+      SchedulerKind kind = rnd.nextBoolean() ? SchedulerKind.CAPACITY : SchedulerKind.FAIR;
+      assertSame(g, new GroupConfiguration(kind, settings), 4 + rnd.nextInt(20));
+    }
+  }
+
   private void assertSame(GroupState g, GroupConfiguration c, int r) {
     assertSame(plain, drools, g, c, r, "AM");
     assertSame(plainNoAm, droolsNoAm, g, c, r, "no AM");
