@@ -225,6 +225,20 @@ public final class JavaLatencyComparator implements LatencyComparator {
     double[] slotFree = new double[0];
     int[] slotCnt = new int[0];
     int[] lastOf = new int[0]; // per job x machine type: its latest entry's heap index, or -1
+    // with per-task release, the running tasks' slots are not in the heap: their finish times do
+    // not
+    // depend on the configuration, so they are sorted once per group state (runOrder, by finish
+    // time)
+    // and consumed in that order beside the heap of the tasks the simulation starts (at 500
+    // applications x 100 running tasks they were nearly every heap operation)
+    GroupState sortedFor;
+    int runTotal;
+    int[] runStart = new int[1]; // per job: its running tasks' first flat index
+    int[] runJob = new int[0]; // per flat index: the job
+    double[] runFree = new double[0]; // per flat index: the finish time
+    int[] runOrder = new int[0]; // flat indexes by finish time
+    int[] runType = new int[0]; // per flat index: the machine type this evaluation placed it on
+    int runNext; // the next position in runOrder
     // per queue; the queue's jobs in FIFO order are byQueue[queueStart[q] .. queueStart[q + 1])
     int[] used = new int[0];
     int[] maxC = new int[0];
@@ -317,6 +331,9 @@ public final class JavaLatencyComparator implements LatencyComparator {
       Arrays.fill(lastOf, 0, nJ * nM, -1);
       slotCount = 0;
       // seed J^Run with the running AMs and tasks
+      if (release) {
+        sortRunning(group, now);
+      }
       for (int j = 0; j < nJ; j++) {
         if (amMode && job[j].amRunning()) {
           firstGrant[j] = Math.min(submit[j], now);
@@ -325,8 +342,14 @@ public final class JavaLatencyComparator implements LatencyComparator {
         double[] running = job[j].runningTaskSeconds();
         if (running.length > 0) {
           firstGrant[j] = Math.min(submit[j], now);
-          for (double rem : running) {
-            addSlot(j, placeType(j, cpt[j], true), now + rem);
+          for (int k = 0; k < running.length; k++) {
+            int type = placeType(j, cpt[j], true);
+            if (release) {
+              hold(j, type);
+              runType[runStart[j] + k] = type;
+            } else {
+              addSlot(j, type, now + running[k]);
+            }
           }
         }
       }
@@ -393,7 +416,8 @@ public final class JavaLatencyComparator implements LatencyComparator {
     /** The earliest time a task slot frees, or +infinity without one. */
     private double nextFinish() {
       if (release) {
-        return slotCount > 0 ? slotFree[0] : Double.POSITIVE_INFINITY;
+        double heap = slotCount > 0 ? slotFree[0] : Double.POSITIVE_INFINITY;
+        return runNext < runTotal ? Math.min(heap, runFree[runOrder[runNext]]) : heap;
       }
       double nextT = Double.POSITIVE_INFINITY;
       for (int s = 0; s < slotCount; s++) {
@@ -423,6 +447,10 @@ public final class JavaLatencyComparator implements LatencyComparator {
           for (int k = 0; k < n; k++) {
             releaseSlot(j, type, t);
           }
+        }
+        while (runNext < runTotal && runFree[runOrder[runNext]] == t) {
+          int f = runOrder[runNext++];
+          releaseSlot(runJob[f], runType[f], t);
         }
         return;
       }
@@ -685,6 +713,9 @@ public final class JavaLatencyComparator implements LatencyComparator {
      * most free containers.
      */
     private int placeType(int j, int need, boolean force) {
+      if (nM == 1) { // one machine type: the loop below, unrolled
+        return job[j].allows(0) && (force || typeFree[0] >= need) ? 0 : force ? 0 : -1;
+      }
       int best = -1;
       for (int m = 0; m < nM; m++) {
         if (job[j].allows(m)
@@ -699,12 +730,67 @@ public final class JavaLatencyComparator implements LatencyComparator {
       return best;
     }
 
-    private void addSlot(int j, int type, double freeAt) {
+    /**
+     * The running tasks of {@code group} in finish-time order (ties: job, then task), computed once
+     * per group state; rewinds the cursor for this evaluation.
+     */
+    private void sortRunning(GroupState group, double now) {
+      runNext = 0;
+      if (group == sortedFor) {
+        return;
+      }
+      List<AdaptiveJob> jobs = group.jobs();
+      if (runStart.length < jobs.size() + 1) {
+        runStart = new int[jobs.size() + 1];
+      }
+      int total = 0;
+      for (int j = 0; j < jobs.size(); j++) {
+        runStart[j] = total;
+        total += jobs.get(j).runningTaskSeconds().length;
+      }
+      runStart[jobs.size()] = total;
+      if (runJob.length < total) {
+        int c = Math.max(total, 2 * runJob.length);
+        runJob = new int[c];
+        runFree = new double[c];
+        runOrder = new int[c];
+        runType = new int[c];
+      }
+      Integer[] order = new Integer[total];
+      for (int j = 0; j < jobs.size(); j++) {
+        double[] running = jobs.get(j).runningTaskSeconds();
+        for (int k = 0; k < running.length; k++) {
+          int f = runStart[j] + k;
+          runJob[f] = j;
+          runFree[f] = now + running[k];
+          order[f] = f;
+        }
+      }
+      Arrays.sort(
+          order, (a, b) -> a.intValue() == b.intValue() ? 0 : compareRun(a, b)); // stable by index
+      for (int i = 0; i < total; i++) {
+        runOrder[i] = order[i];
+      }
+      runTotal = total;
+      sortedFor = group;
+    }
+
+    private int compareRun(int a, int b) {
+      int c = Double.compare(runFree[a], runFree[b]);
+      return c != 0 ? c : Integer.compare(a, b);
+    }
+
+    /** Job j takes a task slot on machine type {@code type}: the counters a slot holds. */
+    private void hold(int j, int type) {
       typeFree[type] -= cpt[j];
       heldC[j] += cpt[j];
       used[queueOf[j]] += cpt[j];
       heldV[j] += vpt[j];
       slotsOf[j]++;
+    }
+
+    private void addSlot(int j, int type, double freeAt) {
+      hold(j, type);
       int key = j * nM + type;
       int last = lastOf[key];
       if (release && last >= 0 && slotFree[last] == freeAt) {
