@@ -342,10 +342,15 @@ public final class JavaLatencyComparator implements LatencyComparator {
         double[] running = job[j].runningTaskSeconds();
         if (running.length > 0) {
           firstGrant[j] = Math.min(submit[j], now);
+          if (release && nM == 1) { // one type: placeType gives 0 to every one of them
+            hold(j, 0, running.length);
+            Arrays.fill(runType, runStart[j], runStart[j] + running.length, 0);
+            continue;
+          }
           for (int k = 0; k < running.length; k++) {
             int type = placeType(j, cpt[j], true);
             if (release) {
-              hold(j, type);
+              hold(j, type, 1);
               runType[runStart[j] + k] = type;
             } else {
               addSlot(j, type, now + running[k]);
@@ -444,13 +449,21 @@ public final class JavaLatencyComparator implements LatencyComparator {
           int type = slotType[0];
           int n = slotCnt[0];
           removeEarliest();
-          for (int k = 0; k < n; k++) {
-            releaseSlot(j, type, t);
-          }
+          releaseSlots(j, type, t, n);
         }
         while (runNext < runTotal && runFree[runOrder[runNext]] == t) {
           int f = runOrder[runNext++];
-          releaseSlot(runJob[f], runType[f], t);
+          int j = runJob[f];
+          int type = runType[f];
+          int n = 1; // a job's running tasks finishing now on one type: consecutive in runOrder
+          while (runNext < runTotal
+              && runFree[runOrder[runNext]] == t
+              && runJob[runOrder[runNext]] == j
+              && runType[runOrder[runNext]] == type) {
+            n++;
+            runNext++;
+          }
+          releaseSlots(j, type, t, n);
         }
         return;
       }
@@ -477,11 +490,20 @@ public final class JavaLatencyComparator implements LatencyComparator {
 
     /** Gives back job j's task slot of machine type {@code type} at t. */
     private void releaseSlot(int j, int type, double t) {
-      typeFree[type] += cpt[j];
-      heldC[j] -= cpt[j];
-      used[queueOf[j]] -= cpt[j];
-      heldV[j] -= vpt[j];
-      slotsOf[j]--;
+      releaseSlots(j, type, t, 1);
+    }
+
+    /**
+     * Gives back {@code n} of job j's task slots of machine type {@code type} at t: the same state
+     * as n single releases, as only the last can leave the job without slots (a stage opens or the
+     * job completes only then).
+     */
+    private void releaseSlots(int j, int type, double t, int n) {
+      typeFree[type] += n * cpt[j];
+      heldC[j] -= n * cpt[j];
+      used[queueOf[j]] -= n * cpt[j];
+      heldV[j] -= n * vpt[j];
+      slotsOf[j] -= n;
       advanceStage(j);
       if (slotsOf[j] == 0 && next[j] >= dur[j].length) {
         done[j] = true;
@@ -780,17 +802,17 @@ public final class JavaLatencyComparator implements LatencyComparator {
       return c != 0 ? c : Integer.compare(a, b);
     }
 
-    /** Job j takes a task slot on machine type {@code type}: the counters a slot holds. */
-    private void hold(int j, int type) {
-      typeFree[type] -= cpt[j];
-      heldC[j] += cpt[j];
-      used[queueOf[j]] += cpt[j];
-      heldV[j] += vpt[j];
-      slotsOf[j]++;
+    /** Job j takes {@code n} task slots on machine type {@code type}: the counters they hold. */
+    private void hold(int j, int type, int n) {
+      typeFree[type] -= n * cpt[j];
+      heldC[j] += n * cpt[j];
+      used[queueOf[j]] += n * cpt[j];
+      heldV[j] += n * vpt[j];
+      slotsOf[j] += n;
     }
 
     private void addSlot(int j, int type, double freeAt) {
-      hold(j, type);
+      hold(j, type, 1);
       int key = j * nM + type;
       int last = lastOf[key];
       if (release && last >= 0 && slotFree[last] == freeAt) {
