@@ -58,10 +58,12 @@ import java.util.List;
  * stalls.
  *
  * <p>Performance: a thread-confined scratch workspace is reused across calls, so {@link
- * #averageLatency} allocates nothing once warmed up. A grant costs O(jobs of the queues whose
- * candidate changed): only the granted queue's candidate is re-decided, unless the grant can change
- * other queues' eligibility (an AM grant, several machine types or multi-container tasks).
- * Thread-safe: each thread gets its own workspace.
+ * #averageLatency} allocates nothing once warmed up, except once per new group state: the running
+ * tasks are sorted by finish time then, and each evaluation of that state walks them in order
+ * beside the heap of the tasks it starts, releasing a job's equal ones together. A grant costs
+ * O(jobs of the queues whose candidate changed): only the granted queue's candidate is re-decided,
+ * unless the grant can change other queues' eligibility (an AM grant, several machine types or
+ * multi-container tasks). Thread-safe: each thread gets its own workspace.
  */
 public final class JavaLatencyComparator implements LatencyComparator {
 
@@ -788,8 +790,7 @@ public final class JavaLatencyComparator implements LatencyComparator {
           order[f] = f;
         }
       }
-      Arrays.sort(
-          order, (a, b) -> a.intValue() == b.intValue() ? 0 : compareRun(a, b)); // stable by index
+      Arrays.sort(order, (a, b) -> compareRun(a, b)); // ties: job, then task
       for (int i = 0; i < total; i++) {
         runOrder[i] = order[i];
       }
