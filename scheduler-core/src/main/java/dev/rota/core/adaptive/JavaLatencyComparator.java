@@ -481,18 +481,13 @@ public final class JavaLatencyComparator implements LatencyComparator {
           s++;
           continue;
         }
-        releaseSlot(j, slotType[s], t);
+        releaseSlots(j, slotType[s], t, 1);
         slotCount--;
         slotJob[s] = slotJob[slotCount];
         slotType[s] = slotType[slotCount];
         slotFree[s] = slotFree[slotCount];
         slotCnt[s] = slotCnt[slotCount];
       }
-    }
-
-    /** Gives back job j's task slot of machine type {@code type} at t. */
-    private void releaseSlot(int j, int type, double t) {
-      releaseSlots(j, type, t, 1);
     }
 
     /**
