@@ -63,7 +63,10 @@ import java.util.List;
  * beside the heap of the tasks it starts, releasing a job's equal ones together. A grant costs
  * O(jobs of the queues whose candidate changed): only the granted queue's candidate is re-decided,
  * unless the grant can change other queues' eligibility (an AM grant, several machine types or
- * multi-container tasks). Thread-safe: each thread gets its own workspace.
+ * multi-container tasks). Without those, a run of grants that one grant at a time would give the
+ * same job costs one decision (see {@code grantRun}): the queue's rank is compared with the other
+ * queues' unchanged ranks as its used containers grow. Thread-safe: each thread gets its own
+ * workspace.
  */
 public final class JavaLatencyComparator implements LatencyComparator {
 
@@ -593,19 +596,8 @@ public final class JavaLatencyComparator implements LatencyComparator {
           if (candidate[q] < 0) {
             continue;
           }
-          int cls;
-          double key;
-          double guarantee = Math.min(minShare[q], used[q] + demand[q]);
-          if (!capacity && used[q] < guarantee) {
-            cls = 0;
-            key = used[q] / guarantee;
-          } else if (weight[q] > 0.0) {
-            cls = 1;
-            key = used[q] / weight[q];
-          } else {
-            cls = 2;
-            key = used[q];
-          }
+          int cls = rankClass(q, used[q], demand[q]);
+          double key = rankKey(q, cls, used[q], demand[q]);
           if (queueBefore(cls, key, bestCls, bestKey)) {
             best = q;
             bestCls = cls;
@@ -623,6 +615,10 @@ public final class JavaLatencyComparator implements LatencyComparator {
         if (am) {
           addAm(j, placeType(j, 1, false));
           free--;
+        } else if (!othersChange
+            && policy[best] != IntraQueuePolicy.FAIR
+            && policy[best] != IntraQueuePolicy.DRF) {
+          free -= grantRun(best, j, t, free);
         } else {
           addSlot(j, placeType(j, cpt[j], false), t + startTask(j));
           free -= cpt[j];
@@ -633,6 +629,84 @@ public final class JavaLatencyComparator implements LatencyComparator {
           stale[best] = true;
         }
       }
+    }
+
+    /**
+     * Grants job j of queue q, the winner of AG1 and AG2, as many tasks in a row as one grant at a
+     * time would, and returns how many. Only with one machine type and one-container tasks (a grant
+     * then changes no other queue's candidate or key) and an AG2 key that a grant does not raise
+     * (FIFO, EDF, LRTF). The jobs before j in q stay ungrantable (a grant only tightens the maximum
+     * and the free containers), so j stays q's candidate while it has a task in its stage, q has
+     * room below its maximum and a container is free; q stays AG1's winner while it still goes
+     * before the best queue ahead of it in index order and no queue after it goes before it. The
+     * slots are then added together: a wave of equal tasks is one heap entry.
+     */
+    private int grantRun(int q, int j, double t, int free) {
+      // the other queues' ranks do not change: the running best ahead of q in index order, and the
+      // lowest (class, key) after it
+      int aheadCls = Integer.MAX_VALUE;
+      double aheadKey = Double.POSITIVE_INFINITY;
+      int afterCls = Integer.MAX_VALUE;
+      double afterKey = Double.POSITIVE_INFINITY;
+      for (int o = 0; o < nQ; o++) {
+        if (o == q || candidate[o] < 0) {
+          continue;
+        }
+        int cls = rankClass(o, used[o], demand[o]);
+        double key = rankKey(o, cls, used[o], demand[o]);
+        if (o < q && queueBefore(cls, key, aheadCls, aheadKey)) {
+          aheadCls = cls;
+          aheadKey = key;
+        } else if (o > q && (cls < afterCls || (cls == afterCls && key < afterKey))) {
+          afterCls = cls;
+          afterKey = key;
+        }
+      }
+      int room = Math.min(Math.min(free, stageEnd[j] - next[j]), maxC[q] - used[q]);
+      int n = 1;
+      while (n < room) {
+        // q after n grants: n more containers used, n fewer demanded
+        int cls = rankClass(q, used[q] + n, demand[q] - n);
+        double key = rankKey(q, cls, used[q] + n, demand[q] - n);
+        if (!queueBefore(cls, key, aheadCls, aheadKey)
+            || queueBefore(afterCls, afterKey, cls, key)) {
+          break;
+        }
+        n++;
+      }
+      hold(j, 0, n);
+      demand[q] -= n;
+      double freeAt = t + startTask(j);
+      int same = 1;
+      for (int i = 1; i < n; i++) {
+        double f = t + startTask(j);
+        if (f == freeAt) {
+          same++;
+        } else {
+          pushSlots(j, 0, freeAt, same);
+          freeAt = f;
+          same = 1;
+        }
+      }
+      pushSlots(j, 0, freeAt, same);
+      return n;
+    }
+
+    /** AG1's class of queue q holding {@code u} containers and demanding {@code d} more. */
+    private int rankClass(int q, int u, int d) {
+      if (!capacity && u < Math.min(minShare[q], u + d)) {
+        return 0;
+      }
+      return weight[q] > 0.0 ? 1 : 2;
+    }
+
+    /** AG1's key of queue q in class {@code cls}, holding u containers and demanding d more. */
+    private double rankKey(int q, int cls, int u, int d) {
+      return switch (cls) {
+        case 0 -> u / Math.min(minShare[q], u + d);
+        case 1 -> u / weight[q];
+        default -> u;
+      };
     }
 
     /**
@@ -809,20 +883,35 @@ public final class JavaLatencyComparator implements LatencyComparator {
 
     private void addSlot(int j, int type, double freeAt) {
       hold(j, type, 1);
+      pushSlots(j, type, freeAt, 1);
+    }
+
+    /**
+     * Adds {@code n} slots of job j on {@code type} finishing at {@code freeAt} (held already): one
+     * entry with per-task release, n without (each may go on to its job's next task).
+     */
+    private void pushSlots(int j, int type, double freeAt, int n) {
+      if (!release) {
+        for (int k = 0; k < n; k++) {
+          int s = slotCount++;
+          slotJob[s] = j;
+          slotType[s] = type;
+          slotFree[s] = freeAt;
+          slotCnt[s] = 1;
+        }
+        return;
+      }
       int key = j * nM + type;
       int last = lastOf[key];
-      if (release && last >= 0 && slotFree[last] == freeAt) {
-        slotCnt[last]++; // the same finish on the same type: released together, in any order
+      if (last >= 0 && slotFree[last] == freeAt) {
+        slotCnt[last] += n; // the same finish on the same type: released together, in any order
         return;
       }
       int s = slotCount++;
       slotJob[s] = j;
       slotType[s] = type;
       slotFree[s] = freeAt;
-      slotCnt[s] = 1;
-      if (!release) {
-        return;
-      }
+      slotCnt[s] = n;
       lastOf[key] = s;
       while (s > 0 && slotFree[(s - 1) / 2] > slotFree[s]) {
         swapSlots(s, (s - 1) / 2); // sift up: the slots are a min-heap with per-task release
