@@ -36,7 +36,7 @@ import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
  * Rota workload client sets it); else twice the mean age of its running task containers (a
  * container seen at a random point of its life is half-way through on average); else {@code
  * adaptive.default-task-seconds}. A running container's remaining time is the estimate minus its
- * age, at least 0.1 s.
+ * age, at least 0.1 s. Ages are whole seconds ({@link #ageSeconds}).
  *
  * <p><b>Containers</b> are counted in unit containers of one vcore and the cluster's memory per
  * vcore (the paper's "1 core + 2 GB" container); the cluster holds as many as it has vcores, and an
@@ -133,7 +133,7 @@ public final class WorkloadReader {
       if (c.isAMContainer()) {
         amRunning = true;
       } else {
-        ages.add(Math.max(0, nowMillis - c.getCreationTime()) / 1000.0);
+        ages.add((double) ageSeconds(nowMillis, c.getCreationTime()));
         unitsPerTask = Math.max(unitsPerTask, units(c.getAllocatedResource(), unit));
         vcoresPerTask = Math.max(vcoresPerTask, vcores(c.getAllocatedResource()));
       }
@@ -181,6 +181,15 @@ public final class WorkloadReader {
             remaining,
             amRunning,
             vcoresPerTask));
+  }
+
+  /**
+   * A container's age in whole seconds (rounded down, at least 0). NodeManagers report once a
+   * second, so a finer age carries no information; with whole seconds, the containers started
+   * within one second finish together in the comparator instead of one event each.
+   */
+  static long ageSeconds(long nowMillis, long creationMillis) {
+    return Math.max(0, nowMillis - creationMillis) / 1000;
   }
 
   /**
