@@ -35,6 +35,26 @@ class ThroughputBenchTest {
   }
 
   @Test
+  void ratiosAreToTheMeanOfTheStockRuns() {
+    List<ThroughputRun.Result> rows =
+        List.of(row("stock", 1000, 800), row("tuner", 900, 1500), row("stock", 1200, 1200));
+    String table = ThroughputBench.table(rows);
+    // base: 1,100 cont/s and a p99 of 1,000 µs
+    assertTrue(
+        table.contains("| tuner | 10 | 100 | 900 | 900 | 100.0 | 1500.0 | 0 | 0.82 | 1.50 |"),
+        table);
+    assertTrue(
+        table.contains("| stock | 10 | 100 | 1,000 | 1,000 | 100.0 | 800.0 | 0 | 0.91 | 0.80 |"),
+        table);
+    assertTrue(table.contains("A/A: stock again, 1.20× cont/s and 1.50× p99 of the first"), table);
+  }
+
+  private static ThroughputRun.Result row(String variant, double rate, double p99) {
+    return new ThroughputRun.Result(
+        variant, "sync", 5000, 1, 100, 10, 100, 100.0, p99, rate, rate, 0, "");
+  }
+
+  @Test
   void badArgumentsAreNamed() {
     IllegalArgumentException e =
         org.junit.jupiter.api.Assertions.assertThrows(
