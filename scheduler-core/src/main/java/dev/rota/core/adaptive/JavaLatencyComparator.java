@@ -891,27 +891,22 @@ public final class JavaLatencyComparator implements LatencyComparator {
      * entry with per-task release, n without (each may go on to its job's next task).
      */
     private void pushSlots(int j, int type, double freeAt, int n) {
-      if (!release) {
-        for (int k = 0; k < n; k++) {
-          int s = slotCount++;
-          slotJob[s] = j;
-          slotType[s] = type;
-          slotFree[s] = freeAt;
-          slotCnt[s] = 1;
-        }
-        return;
-      }
       int key = j * nM + type;
-      int last = lastOf[key];
-      if (last >= 0 && slotFree[last] == freeAt) {
-        slotCnt[last] += n; // the same finish on the same type: released together, in any order
+      if (release && lastOf[key] >= 0 && slotFree[lastOf[key]] == freeAt) {
+        slotCnt[lastOf[key]] += n; // the same finish on the same type: released together
         return;
       }
-      int s = slotCount++;
-      slotJob[s] = j;
-      slotType[s] = type;
-      slotFree[s] = freeAt;
-      slotCnt[s] = n;
+      int s = slotCount;
+      for (int k = 0; k < (release ? 1 : n); k++) {
+        s = slotCount++;
+        slotJob[s] = j;
+        slotType[s] = type;
+        slotFree[s] = freeAt;
+        slotCnt[s] = release ? n : 1;
+      }
+      if (!release) {
+        return;
+      }
       lastOf[key] = s;
       while (s > 0 && slotFree[(s - 1) / 2] > slotFree[s]) {
         swapSlots(s, (s - 1) / 2); // sift up: the slots are a min-heap with per-task release
