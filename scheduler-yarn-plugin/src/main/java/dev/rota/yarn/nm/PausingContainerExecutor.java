@@ -6,6 +6,10 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.util.Shell;
 import org.apache.hadoop.yarn.server.nodemanager.DefaultContainerExecutor;
 import org.apache.hadoop.yarn.server.nodemanager.containermanager.container.Container;
+import org.apache.hadoop.yarn.server.nodemanager.containermanager.container.ContainerEvent;
+import org.apache.hadoop.yarn.server.nodemanager.containermanager.container.ContainerEventType;
+import org.apache.hadoop.yarn.server.nodemanager.containermanager.container.ContainerState;
+import org.apache.hadoop.yarn.server.nodemanager.executor.ContainerStartContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,11 +27,44 @@ import org.slf4j.LoggerFactory;
  * yarn.nodemanager.container-executor.class=dev.rota.yarn.nm.PausingContainerExecutor}. Unix only;
  * a failed signal throws, and the NodeManager then kills the container as it would without pause
  * support.
+ *
+ * <p><b>A second pause (Hadoop 3.5.0).</b> {@code ContainerLaunch} never resets its pause flag
+ * after a resume, so it ignores a later pause of the same container ("not paused as resume already
+ * called"): the container stays PAUSING while its process runs on, and a successful exit from
+ * PAUSING has no cleanup, so the container never completes and its application waits for it forever
+ * (seen once in {@code DemoIT}). When a container's process exits with 0 while the container is
+ * still PAUSING, this executor first reports it paused (as the pause it ignored would have), so
+ * that the exit takes the PAUSED → EXITED_WITH_SUCCESS path, which cleans up.
  */
 public class PausingContainerExecutor extends DefaultContainerExecutor {
 
   private static final Logger LOG = LoggerFactory.getLogger(PausingContainerExecutor.class);
   private static final long SIGNAL_TIMEOUT_SECONDS = 10;
+
+  @Override
+  public int launchContainer(ContainerStartContext ctx)
+      throws IOException, org.apache.hadoop.yarn.exceptions.ConfigurationException {
+    int exit = super.launchContainer(ctx);
+    settleIgnoredPause(ctx.getContainer(), exit);
+    return exit;
+  }
+
+  /**
+   * A success exit of a container left PAUSING by an ignored pause: reports it paused first, so the
+   * NodeManager cleans it up. Whether it did.
+   */
+  static boolean settleIgnoredPause(Container container, int exit) {
+    if (exit != 0 || container.getContainerState() != ContainerState.PAUSING) {
+      return false;
+    }
+    LOG.warn(
+        "Rota: {} exited while PAUSING (a pause the NodeManager ignored); reporting it paused so"
+            + " that its exit is cleaned up",
+        container.getContainerId());
+    container.handle(
+        new ContainerEvent(container.getContainerId(), ContainerEventType.CONTAINER_PAUSED));
+    return true;
+  }
 
   @Override
   public void pauseContainer(Container container) {

@@ -9,9 +9,51 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.util.Shell;
+import org.apache.hadoop.yarn.server.nodemanager.containermanager.container.Container;
+import org.apache.hadoop.yarn.server.nodemanager.containermanager.container.ContainerEvent;
+import org.apache.hadoop.yarn.server.nodemanager.containermanager.container.ContainerEventType;
+import org.apache.hadoop.yarn.server.nodemanager.containermanager.container.ContainerState;
 import org.junit.jupiter.api.Test;
 
 class PausingContainerExecutorTest {
+
+  /** Only a success exit from PAUSING is reported paused first; every other exit is left alone. */
+  @Test
+  void aSuccessExitWhilePausingIsReportedPausedFirst() {
+    org.apache.hadoop.yarn.api.records.ContainerId id =
+        org.apache.hadoop.yarn.api.records.ContainerId.newContainerId(
+            org.apache.hadoop.yarn.api.records.ApplicationAttemptId.newInstance(
+                org.apache.hadoop.yarn.api.records.ApplicationId.newInstance(1, 1), 1),
+            5);
+    Container pausing = container(id, ContainerState.PAUSING);
+    assertTrue(PausingContainerExecutor.settleIgnoredPause(pausing, 0));
+    org.mockito.ArgumentCaptor<ContainerEvent> sent =
+        org.mockito.ArgumentCaptor.forClass(ContainerEvent.class);
+    org.mockito.Mockito.verify(pausing).handle(sent.capture());
+    assertEquals(ContainerEventType.CONTAINER_PAUSED, sent.getValue().getType());
+    assertEquals(id, sent.getValue().getContainerID());
+
+    Container failed = container(id, ContainerState.PAUSING);
+    assertEquals(false, PausingContainerExecutor.settleIgnoredPause(failed, 1));
+    Container running = container(id, ContainerState.RUNNING);
+    assertEquals(false, PausingContainerExecutor.settleIgnoredPause(running, 0));
+    Container paused = container(id, ContainerState.PAUSED);
+    assertEquals(false, PausingContainerExecutor.settleIgnoredPause(paused, 0));
+    org.mockito.Mockito.verify(failed, org.mockito.Mockito.never())
+        .handle(org.mockito.ArgumentMatchers.any());
+    org.mockito.Mockito.verify(running, org.mockito.Mockito.never())
+        .handle(org.mockito.ArgumentMatchers.any());
+    org.mockito.Mockito.verify(paused, org.mockito.Mockito.never())
+        .handle(org.mockito.ArgumentMatchers.any());
+  }
+
+  private static Container container(
+      org.apache.hadoop.yarn.api.records.ContainerId id, ContainerState state) {
+    Container c = org.mockito.Mockito.mock(Container.class);
+    org.mockito.Mockito.when(c.getContainerId()).thenReturn(id);
+    org.mockito.Mockito.when(c.getContainerState()).thenReturn(state);
+    return c;
+  }
 
   @Test
   void signalsTheWholeProcessGroupWhenContainersRunUnderSetsid() {
