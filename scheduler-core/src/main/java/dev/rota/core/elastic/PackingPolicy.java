@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -175,6 +176,8 @@ public final class PackingPolicy implements OfferPolicy {
   private final DemandSource demands;
   private final Map<String, NodeLedger> ledgers = new HashMap<>();
   private final Map<String, Known> known = new HashMap<>();
+  // one instance of each distinct reserved series in known, so that rank scores it once
+  private final Map<DemandSeries, DemandSeries> distinct = new HashMap<>();
   private long executorSeq;
   // the latest node ranking's fitting candidates with their scores, never changed once published:
   // lastScores() builds its map on demand, not every heartbeat (the map was 29 % of rank at 5,000
@@ -365,6 +368,9 @@ public final class PackingPolicy implements OfferPolicy {
   public List<JobView> rank(int node, List<? extends JobView> candidates, ClusterView view) {
     List<Scored> scored = new ArrayList<>(candidates.size());
     NodeLedger ledger = node == ANY_NODE ? null : ledgerOf(view, node, true);
+    // equal series share one instance (knownOf), so each distinct series is checked and scored
+    // once per ranking: a null value means it does not fit
+    Map<DemandSeries, Double> byReserved = new IdentityHashMap<>();
     for (JobView j : candidates) {
       Known k = knownOf(j.spec());
       if (k.problem() != null) {
@@ -372,8 +378,16 @@ public final class PackingPolicy implements OfferPolicy {
       }
       if (ledger == null) {
         scored.add(new Scored(j, 0));
-      } else if (ledger.fits(k.reserved())) {
-        scored.add(new Scored(j, score(ledger, k.reserved())));
+        continue;
+      }
+      DemandSeries r = k.reserved();
+      Double score = byReserved.get(r);
+      if (score == null && !byReserved.containsKey(r)) {
+        score = ledger.fits(r) ? score(ledger, r) : null;
+        byReserved.put(r, score);
+      }
+      if (score != null) {
+        scored.add(new Scored(j, score));
       }
     }
     scored.sort(BY_SCORE);
@@ -502,6 +516,7 @@ public final class PackingPolicy implements OfferPolicy {
     if (k == null) {
       k = resolve(spec);
       if (k.problem() == null) {
+        k = new Known(distinct.computeIfAbsent(k.reserved(), r -> r), null);
         known.put(spec.id(), k); // problems are not kept: the source may learn the job later
       }
     }
@@ -548,6 +563,8 @@ public final class PackingPolicy implements OfferPolicy {
       live.add(j.spec().id());
     }
     known.keySet().retainAll(live);
+    distinct.clear();
+    known.values().forEach(k -> distinct.put(k.reserved(), k.reserved()));
   }
 
   /** A job's reserved series, or why it has none. */

@@ -100,6 +100,49 @@ class ElasticPackingPolicyTest {
     assertEquals(Map.of("c1", 53.0 / 112, "c2", 13.0 / 32), seen);
   }
 
+  /**
+   * A ranking scores each distinct series once and gives that score to every candidate with an
+   * equal series: a twin of candidate 1 (its own, equal series) gets candidate 1's exact θ.
+   */
+  @Test
+  void candidatesWithEqualSeriesGetTheSameExactScore() {
+    DemandSeries twin =
+        Fig6.series(
+            new double[] {3, 3, 3, 2, 2, 1, 1},
+            new double[] {20, 20, 20, 20, 20, 20, 19},
+            new double[] {4, 4, 4, 3, 2, 1, 1},
+            new double[] {200, 200, 200, 200, 150, 150, 100});
+    assertEquals(Fig6.CANDIDATE_1, twin);
+    Map<String, Double> seen = new HashMap<>();
+    PackingPolicy minFrag =
+        PackingPolicy.minFrag(
+            DemandSource.of(
+                Map.of(
+                    "running", Fig6.RUNNING,
+                    "c1", Fig6.CANDIDATE_1,
+                    "c1-twin", twin,
+                    "c2", Fig6.CANDIDATE_2)));
+    OfferPass pass =
+        new OfferPass(
+            minFrag,
+            d -> {
+              if (d.jobId().equals("c2")
+                  && d.action() == dev.rota.core.policy.Decision.Action.PLACE) {
+                seen.putAll(minFrag.lastScores());
+              }
+            });
+    List<JobSpec> jobs = new ArrayList<>(fig6Jobs());
+    jobs.add(executor("c1-twin", 1, 21));
+    new ClusterSimulation(
+            new Workload("fig6-twin", jobs),
+            List.of(NodeSpec.of("n0", Fig6.NODE)),
+            QueueSpec.singleDefault(),
+            pass,
+            1)
+        .run();
+    assertEquals(Map.of("c1", 53.0 / 112, "c1-twin", 53.0 / 112, "c2", 13.0 / 32), seen);
+  }
+
   @Test
   void trcAlsoPrefersCandidateTwoInFigure6() {
     PackingPolicy trc =
