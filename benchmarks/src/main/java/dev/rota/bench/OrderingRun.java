@@ -321,13 +321,47 @@ public final class OrderingRun {
   /** {@link #submit(MockRM, AbstractYarnScheduler, int, int, int)} to leaf queue {@code queue}. */
   static ApplicationAttemptId submit(
       MockRM rm, AbstractYarnScheduler<?, ?> cs, int seq, int asks, int mb, String queue) {
+    return submit(rm, cs, seq, asks, mb, queue, false);
+  }
+
+  /**
+   * {@link #submit(MockRM, AbstractYarnScheduler, int, int, int, String)}; with {@code waitsForAm}
+   * the application waits for its ApplicationMaster container, as a submitted one does: its first
+   * container becomes its master container (until then CapacityScheduler treats it as waiting, and
+   * does not report its asks to the queue's ordering policy).
+   */
+  static ApplicationAttemptId submit(
+      MockRM rm,
+      AbstractYarnScheduler<?, ?> cs,
+      int seq,
+      int asks,
+      int mb,
+      String queue,
+      boolean waitsForAm) {
     ApplicationId appId = ApplicationId.newInstance(100, seq);
     ApplicationAttemptId attemptId = ApplicationAttemptId.newInstance(appId, 1);
     RMApp app = mock(RMApp.class);
     RMAppAttempt attempt = mock(RMAppAttempt.class);
     when(app.getApplicationId()).thenReturn(appId);
     when(attempt.getAppAttemptId()).thenReturn(attemptId);
-    when(attempt.getMasterContainer()).thenReturn(mock(Container.class));
+    if (waitsForAm) {
+      // a managed ApplicationMaster (YARN takes an application without a context for unmanaged)
+      when(app.getApplicationSubmissionContext())
+          .thenReturn(mock(ApplicationSubmissionContext.class));
+      when(attempt.getMasterContainer())
+          .thenAnswer(
+              a -> {
+                SchedulerApplicationAttempt running = cs.getApplicationAttempt(attemptId);
+                return running == null
+                    ? null
+                    : running.getLiveContainers().stream()
+                        .map(c -> c.getContainer())
+                        .min(java.util.Comparator.comparing(Container::getId))
+                        .orElse(null);
+              });
+    } else {
+      when(attempt.getMasterContainer()).thenReturn(mock(Container.class));
+    }
     when(attempt.getSubmissionContext()).thenReturn(mock(ApplicationSubmissionContext.class));
     when(attempt.getRMAppAttemptMetrics())
         .thenReturn(new RMAppAttemptMetrics(attemptId, rm.getRMContext()));

@@ -17,11 +17,13 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
+import org.apache.hadoop.yarn.api.records.ContainerUpdateType;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.NodeLabel;
 import org.apache.hadoop.yarn.api.records.Priority;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.apache.hadoop.yarn.api.records.UpdateContainerRequest;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNodes;
 import org.apache.hadoop.yarn.server.resourcemanager.MockRM;
@@ -31,6 +33,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerEventType;
 import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ContainerUpdates;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicationAttempt;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerUtils;
@@ -209,6 +212,11 @@ class PendingFifoSequenceTest {
   record Trace(List<String> allocated, List<String> afterHeartbeat, long idleWalked) {}
 
   static YarnConfiguration conf(String policyClass) {
+    return conf(policyClass, Map.of());
+  }
+
+  /** {@link #conf(String)} with more ordering-policy keys ({@code policy-class}, ...). */
+  static YarnConfiguration conf(String policyClass, Map<String, String> orderingKeys) {
     CapacitySchedulerConfiguration cs = new CapacitySchedulerConfiguration();
     String q = "yarn.scheduler.capacity.root.default";
     cs.set("yarn.scheduler.capacity.root.queues", "default");
@@ -222,6 +230,7 @@ class PendingFifoSequenceTest {
     cs.set("yarn.scheduler.capacity.schedule-asynchronously.enable", "false");
     cs.set("yarn.scheduler.capacity.per-node-heartbeat.maximum-offswitch-assignments", "4");
     cs.set(q + ".ordering-policy", policyClass);
+    orderingKeys.forEach((k, v) -> cs.set(q + ".ordering-policy." + k, v));
     YarnConfiguration conf = new YarnConfiguration(cs);
     conf.setBoolean(YarnConfiguration.NODE_LABELS_ENABLED, true);
     conf.setClass(
@@ -230,10 +239,21 @@ class PendingFifoSequenceTest {
   }
 
   static Trace run(String policyClass, long seed) throws Exception {
+    return run(conf(policyClass), seed, false);
+  }
+
+  /**
+   * The seeded workload on the scheduler of {@code conf}. With {@code viaAllocate} the applications
+   * change their asks the way an ApplicationMaster does, through the scheduler's {@code allocate}
+   * (which reports new asks to the ordering policy, except while the application waits for its
+   * ApplicationMaster container, its first), and some ask to increase a live container; otherwise
+   * their asks are changed directly on the application attempt.
+   */
+  static Trace run(YarnConfiguration conf, long seed, boolean viaAllocate) throws Exception {
     ALLOCATED.clear();
     IDLE_WALKED.set(0);
     List<String> afterHeartbeat = new ArrayList<>();
-    MockRM rm = new MockRM(conf(policyClass));
+    MockRM rm = new MockRM(conf);
     rm.start();
     try {
       AbstractYarnScheduler<?, ?> cs = (AbstractYarnScheduler<?, ?>) rm.getResourceScheduler();
@@ -259,20 +279,32 @@ class PendingFifoSequenceTest {
       Random rnd = new Random(seed);
       List<ApplicationAttemptId> apps = new ArrayList<>();
       int seq = 0;
+      ApplicationAttemptId firstAsk = null;
       for (int step = 0; step < STEPS; step++) {
+        if (firstAsk != null) {
+          ask(cs, firstAsk, rnd, true);
+          firstAsk = null;
+        }
         double p = rnd.nextDouble();
         if (p < 0.12 || apps.isEmpty()) {
-          ApplicationAttemptId id = OrderingRun.submit(rm, cs, seq++, 0, 1024);
+          ApplicationAttemptId id =
+              OrderingRun.submit(rm, cs, seq++, 0, 1024, "default", viaAllocate);
           if (rnd.nextDouble() < 0.6) {
-            ask(cs, id, rnd);
+            if (viaAllocate) {
+              firstAsk = id; // as an ApplicationMaster's asks come after the scheduler added it
+            } else {
+              ask(cs, id, rnd, false);
+            }
           }
           apps.add(id);
         } else if (p < 0.30) {
           ApplicationAttemptId id = apps.get(rnd.nextInt(apps.size()));
-          if (rnd.nextBoolean()) {
-            cancel(cs, id);
+          if (viaAllocate && rnd.nextDouble() < 0.25) {
+            increase(cs, id, rnd);
+          } else if (rnd.nextBoolean()) {
+            cancel(cs, id, viaAllocate);
           } else {
-            ask(cs, id, rnd);
+            ask(cs, id, rnd, viaAllocate);
           }
         } else if (p < 0.50) {
           release(cs, apps.get(rnd.nextInt(apps.size())), rnd);
@@ -284,8 +316,9 @@ class PendingFifoSequenceTest {
         rm.drainEvents(); // nothing the RM dispatches may race the heartbeats
         // three heartbeats a step, on seeded nodes
         for (int h = 0; h < 3; h++) {
-          cs.handle(new NodeUpdateSchedulerEvent(nodes.get(rnd.nextInt(NODES))));
-          afterHeartbeat.add(snapshot(cs, apps));
+          RMNode beating = nodes.get(rnd.nextInt(NODES));
+          cs.handle(new NodeUpdateSchedulerEvent(beating));
+          afterHeartbeat.add("after " + beating.getNodeID() + "\n" + snapshot(cs, apps));
         }
       }
       return new Trace(new ArrayList<>(ALLOCATED), afterHeartbeat, IDLE_WALKED.get());
@@ -297,7 +330,8 @@ class PendingFifoSequenceTest {
   private static final int[] MB = {1024, 1024, 2048, 3072, 5120};
 
   /** A new ask at a fresh priority: 1–6 containers of 1–5 GiB, a fifth of them for partition x. */
-  static void ask(AbstractYarnScheduler<?, ?> cs, ApplicationAttemptId id, Random rnd) {
+  static void ask(
+      AbstractYarnScheduler<?, ?> cs, ApplicationAttemptId id, Random rnd, boolean viaAllocate) {
     SchedulerApplicationAttempt app = cs.getApplicationAttempt(id);
     int mb = MB[rnd.nextInt(MB.length)];
     int n = 1 + rnd.nextInt(6);
@@ -312,11 +346,54 @@ class PendingFifoSequenceTest {
             Resource.newInstance(mb, 1),
             n);
     r.setNodeLabelExpression(labelled ? "x" : "");
-    app.updateResourceRequests(List.of(r));
+    update(cs, app, List.of(r), viaAllocate);
+  }
+
+  /** Changes the application's asks, through {@code allocate} or directly. */
+  static void update(
+      AbstractYarnScheduler<?, ?> cs,
+      SchedulerApplicationAttempt app,
+      List<ResourceRequest> asks,
+      boolean viaAllocate) {
+    if (viaAllocate) {
+      cs.allocate(
+          app.getApplicationAttemptId(),
+          asks,
+          null,
+          List.of(),
+          List.of(),
+          List.of(),
+          new ContainerUpdates());
+    } else {
+      app.updateResourceRequests(asks);
+    }
+  }
+
+  /** Asks, through {@code allocate}, for one of the application's live containers to grow 1 GiB. */
+  static void increase(AbstractYarnScheduler<?, ?> cs, ApplicationAttemptId id, Random rnd) {
+    SchedulerApplicationAttempt app = cs.getApplicationAttempt(id);
+    if (app == null || app.getLiveContainers().isEmpty()) {
+      return;
+    }
+    List<RMContainer> live = new ArrayList<>(app.getLiveContainers());
+    live.sort(Comparator.comparing(RMContainer::getContainerId));
+    RMContainer c = live.get(rnd.nextInt(live.size()));
+    Resource now = c.getAllocatedResource();
+    ContainerUpdates updates = new ContainerUpdates();
+    updates
+        .getIncreaseRequests()
+        .add(
+            UpdateContainerRequest.newInstance(
+                c.getContainer().getVersion(),
+                c.getContainerId(),
+                ContainerUpdateType.INCREASE_RESOURCE,
+                Resource.newInstance(now.getMemorySize() + 1024, now.getVirtualCores()),
+                null));
+    cs.allocate(id, List.of(), null, List.of(), List.of(), List.of(), updates);
   }
 
   /** Cancels every outstanding ask of the application (its reservations stay). */
-  static void cancel(AbstractYarnScheduler<?, ?> cs, ApplicationAttemptId id) {
+  static void cancel(AbstractYarnScheduler<?, ?> cs, ApplicationAttemptId id, boolean viaAllocate) {
     SchedulerApplicationAttempt app = cs.getApplicationAttempt(id);
     if (app == null) {
       return;
@@ -335,7 +412,7 @@ class PendingFifoSequenceTest {
       }
     }
     if (!zero.isEmpty()) {
-      app.updateResourceRequests(zero);
+      update(cs, app, zero, viaAllocate);
     }
   }
 
@@ -364,7 +441,7 @@ class PendingFifoSequenceTest {
       }
       sb.append(id).append(" live");
       app.getLiveContainers().stream()
-          .map(c -> c.getContainerId() + "@" + c.getAllocatedNode())
+          .map(c -> c.getContainerId() + "@" + c.getAllocatedNode() + c.getAllocatedResource())
           .sorted()
           .forEach(s -> sb.append(' ').append(s));
       sb.append(" reserved");

@@ -18,11 +18,14 @@ import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppEventType;
 import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ContainerUpdates;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicationAttempt;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.AbstractLeafQueue;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CSQueue;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacitySchedulerQueueManager;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.PlanQueue;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerApp;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAddedSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.SchedulerEvent;
@@ -293,6 +296,27 @@ public class RotaCapacityScheduler extends CapacityScheduler implements RotaSche
       super.nodeUpdate(rmNode);
       observeTelemetry();
       notifyNodeUpdated(rmNode.getNodeID());
+    }
+  }
+
+  /**
+   * Handles an application's container updates as CapacityScheduler does, then tells a Rota
+   * ordering policy of its queue that its asks changed: CapacityScheduler reports new asks to the
+   * ordering policy ({@code demandUpdated}) but not the asks a container increase or promotion
+   * adds, and {@link OfferOrderingPolicy} views again only the applications it was told about.
+   */
+  @Override
+  protected void handleContainerUpdates(
+      SchedulerApplicationAttempt attempt, ContainerUpdates updates) {
+    super.handleContainerUpdates(attempt, updates);
+    if (attempt instanceof FiCaSchedulerApp app
+        && !(updates.getIncreaseRequests().isEmpty()
+            && updates.getPromotionRequests().isEmpty()
+            && updates.getDecreaseRequests().isEmpty()
+            && updates.getDemotionRequests().isEmpty())
+        && app.getQueue() instanceof AbstractLeafQueue leaf
+        && leaf.getOrderingPolicy() instanceof OfferOrderingPolicy p) {
+      p.demandUpdated(app);
     }
   }
 

@@ -13,6 +13,7 @@ import dev.rota.yarn.policy.OfferPolicies;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
@@ -34,21 +35,73 @@ import org.junit.jupiter.api.Timeout;
  * A Rota policy that throws must not take the ResourceManager down: CapacityScheduler's scheduler
  * thread exits the RM on an uncaught error, and Rota's ordering runs on it. Two leaf queues of a
  * real {@link RotaCapacityScheduler} in {@link MockRM}, one ranked by a policy whose {@code rank}
- * throws, one keyed by a policy whose {@code key} throws: every asked container is still allocated
- * (in submission order) and each queue's driver counts the failures.
+ * throws or returns a wrong ranking (a candidate twice, a job that is not a candidate), one keyed
+ * by a policy whose {@code key} throws: every asked container is still allocated (in submission
+ * order) and each queue's driver counts the failures, every one of them.
  */
 class FailingPolicyIT {
 
-  /** Ranks by throwing, as a policy with a bug would. */
-  static final class ThrowsOnRank implements OfferPolicy {
+  /**
+   * Ranks wrongly, as a policy with a bug would, in turn: by throwing, by ranking a candidate
+   * twice, and by ranking a job that is not a candidate; counts its wrong rankings.
+   */
+  static final class RanksWrongly implements OfferPolicy {
+    final AtomicLong wrong = new AtomicLong();
+    private long calls;
+
     @Override
     public String name() {
-      return "throws-on-rank";
+      return "ranks-wrongly";
     }
 
     @Override
     public List<JobView> rank(int node, List<? extends JobView> candidates, ClusterView view) {
-      throw new IllegalStateException("a bug in the policy's rank");
+      wrong.incrementAndGet();
+      switch ((int) (calls++ % 3)) {
+        case 0 -> throw new IllegalStateException("a bug in the policy's rank");
+        case 1 -> {
+          List<JobView> twice = new ArrayList<>(candidates);
+          twice.add(candidates.get(0));
+          return twice;
+        }
+        default -> {
+          JobView stranger = new Stranger(candidates.get(0));
+          return List.of(stranger);
+        }
+      }
+    }
+  }
+
+  /** A job that looks like a candidate and is not one. */
+  record Stranger(JobView like) implements JobView {
+    @Override
+    public dev.rota.core.model.JobSpec spec() {
+      return like.spec();
+    }
+
+    @Override
+    public boolean hasRunnableTask() {
+      return true;
+    }
+
+    @Override
+    public dev.rota.core.model.Resource nextTaskDemand() {
+      return like.nextTaskDemand();
+    }
+
+    @Override
+    public int runningTasks() {
+      return 0;
+    }
+
+    @Override
+    public int finishedTasks() {
+      return 0;
+    }
+
+    @Override
+    public dev.rota.core.model.Resource used() {
+      return like.used();
     }
   }
 
@@ -79,7 +132,8 @@ class FailingPolicyIT {
   @Timeout(value = 120, unit = TimeUnit.SECONDS)
   @SuppressWarnings("try") // the bindings are only held, for the RM's lifetime
   void aThrowingPolicyFallsBackToSubmissionOrderAndTheRmKeepsAllocating() throws Exception {
-    try (AutoCloseable r = OfferPolicies.bind("failing-rank", new ThrowsOnRank(), d -> {});
+    RanksWrongly wrongly = new RanksWrongly();
+    try (AutoCloseable r = OfferPolicies.bind("failing-rank", wrongly, d -> {});
         AutoCloseable k = OfferPolicies.bind("failing-key", new ThrowsOnKey(), d -> {})) {
       MockRM rm = new MockRM(conf());
       rm.start();
@@ -123,6 +177,8 @@ class FailingPolicyIT {
         long ranked =
             ((OfferOrderingPolicy) ((LeafQueue) cs.getQueue("ranked")).getOrderingPolicy())
                 .policyFailures();
+        assertTrue(wrongly.wrong.get() >= 3, "each kind of wrong ranking was tried");
+        assertEquals(wrongly.wrong.get(), ranked, "every wrong ranking is caught and counted");
         long keyed =
             ((OfferOrderingPolicy) ((LeafQueue) cs.getQueue("keyed")).getOrderingPolicy())
                 .policyFailures();

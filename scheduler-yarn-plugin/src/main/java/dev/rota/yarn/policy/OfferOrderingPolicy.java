@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -105,6 +104,11 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
       Set.of(POLICY_CLASS, POLICY_INSTANCE, NODE_PERFORMANCE, TELEMETRY_SECONDS);
 
   private static final Logger LOG = LoggerFactory.getLogger(OfferOrderingPolicy.class);
+
+  /** Numbers every ranking of every queue, to mark its candidates ({@code AppJob.candidateOf}). */
+  private static final java.util.concurrent.atomic.AtomicLong ORDERS =
+      new java.util.concurrent.atomic.AtomicLong();
+
   private static final Comparator<FiCaSchedulerApp> SUBMISSION_ORDER =
       ((Comparator<FiCaSchedulerApp>) FiCaSchedulerApp::compareInputOrderTo)
           .thenComparing(FiCaSchedulerApp::getId);
@@ -151,6 +155,26 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
   private final Set<Keyed> watched = new HashSet<>();
 
   private long keyedNodes = Long.MIN_VALUE;
+
+  /**
+   * For a policy that ranks: the applications as core jobs in submission order, null until built
+   * and after an application was added or removed; guarded by this. Between two orders only the
+   * applications in {@link #moved} and in {@link #unsettled} are viewed again, so an assignment
+   * does not read every application's asks.
+   */
+  private List<YarnViews.AppJob> jobList;
+
+  /** Each application's index in {@link #jobList}; guarded by this. */
+  private final Map<ApplicationId, Integer> jobIndex = new java.util.HashMap<>();
+
+  /**
+   * The applications in {@link #jobList} whose asks may change unreported, viewed again before
+   * every order: the same rule as {@link #watched}; guarded by this.
+   */
+  private final Map<ApplicationId, FiCaSchedulerApp> unsettled = new java.util.HashMap<>();
+
+  /** Set when an application is added or removed: {@link #jobList} is built again. */
+  private volatile boolean appsChanged;
 
   /** Used by CapacityScheduler through reflection. */
   public OfferOrderingPolicy() {}
@@ -208,6 +232,7 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
       keyed.clear();
       watched.clear();
       keyedNodes = Long.MIN_VALUE;
+      jobList = null;
     }
     LOG.info("leaf queue ordering by Rota policy {}", binding.policy().name());
     ShareMetrics.track(this);
@@ -361,6 +386,7 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
   private Iterator<FiCaSchedulerApp> fifoAfterFailure(Set<ApplicationId> skip) {
     synchronized (this) {
       keyedNodes = Long.MIN_VALUE;
+      jobList = null;
     }
     List<FiCaSchedulerApp> order = new ArrayList<>(apps.size());
     for (FiCaSchedulerApp a : apps) {
@@ -378,12 +404,14 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
         YarnViews.View view = new YarnViews.View(heartbeat, this::allJobs, index(heartbeat));
         return keyedOrder(policy, k, view, nodeOf(heartbeat, view));
       }
-      List<YarnViews.AppJob> all = allJobs();
+      List<YarnViews.AppJob> all = currentJobs();
       YarnViews.View view = new YarnViews.View(heartbeat, all, index(heartbeat));
       List<YarnViews.AppJob> candidates = new ArrayList<>();
+      long mark = ORDERS.incrementAndGet();
       for (YarnViews.AppJob job : all) {
         if (job.hasRunnableTask() && admit(policy, job, view)) {
           candidates.add(job);
+          job.candidateOf = mark;
         }
       }
       if (candidates.isEmpty()) {
@@ -391,14 +419,13 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
       }
       candidates.forEach(c -> unserved.check(c, view));
       List<JobView> ranked = policy.rank(nodeOf(heartbeat, view), List.copyOf(candidates), view);
-      Map<JobView, Boolean> allowed = new IdentityHashMap<>();
-      candidates.forEach(c -> allowed.put(c, Boolean.TRUE));
       List<FiCaSchedulerApp> order = new ArrayList<>(ranked.size());
       for (JobView j : ranked) {
-        if (allowed.remove(j) == null) {
+        if (!(j instanceof YarnViews.AppJob a) || a.candidateOf != mark) {
           throw YarnViews.notACandidate(policy, j);
         }
-        order.add((FiCaSchedulerApp) ((YarnViews.AppJob) j).app);
+        a.candidateOf = 0; // ranked twice is not a candidate either
+        order.add((FiCaSchedulerApp) a.app);
       }
       return order.iterator();
     }
@@ -415,6 +442,53 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
       all.add(job(app));
     }
     return all;
+  }
+
+  /**
+   * The queue's applications as core jobs, in submission order, for a policy that ranks: {@link
+   * #jobList} with the applications viewed again that CapacityScheduler reported changed (an
+   * allocation or reservation, a release, new asks) and that may have changed unreported (see
+   * {@link #watched}); the whole list is built again after an application was added or removed. The
+   * result is what {@link #allJobs} would return. Holds this.
+   */
+  private List<YarnViews.AppJob> currentJobs() {
+    if (jobList == null || appsChanged) {
+      appsChanged = false; // before reading apps: an application added meanwhile flags it again
+      moved.clear();
+      jobIndex.clear();
+      unsettled.clear();
+      jobList = new ArrayList<>(apps.size());
+      for (FiCaSchedulerApp app : apps) {
+        jobIndex.put(app.getApplicationId(), jobList.size());
+        jobList.add(null);
+        view(app);
+      }
+    } else {
+      for (FiCaSchedulerApp app : List.copyOf(moved.values())) {
+        moved.remove(app.getApplicationId());
+        view(app);
+      }
+      for (FiCaSchedulerApp app : List.copyOf(unsettled.values())) {
+        view(app);
+      }
+    }
+    return List.copyOf(jobList);
+  }
+
+  /** Puts the application's current view in {@link #jobList}, if it is there. Holds this. */
+  private void view(FiCaSchedulerApp app) {
+    ApplicationId id = app.getApplicationId();
+    Integer i = jobIndex.get(id);
+    if (i == null) {
+      return; // removed since it was reported (the list is built again)
+    }
+    YarnViews.AppJob job = job(app);
+    jobList.set(i, job);
+    if ((app.getLiveContainersMap().isEmpty() && !job.hasRunnableTask()) || reserves(app)) {
+      unsettled.put(id, app);
+    } else {
+      unsettled.remove(id);
+    }
   }
 
   /**
@@ -648,11 +722,13 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
     apps.add(app);
     lastQueueName = app.getQueueName();
     moved.put(app.getApplicationId(), app);
+    appsChanged = true;
   }
 
   @Override
   public boolean removeSchedulableEntity(FiCaSchedulerApp app) {
     boolean removed = apps.remove(app);
+    appsChanged = true;
     constraints.remove(app);
     jobs.remove(app.getApplicationId());
     synchronized (this) {

@@ -275,6 +275,14 @@ final class YarnViews {
   /** An application as a core job. */
   static final class AppJob implements JobView {
     final SchedulerApplicationAttempt app;
+
+    /**
+     * The number of the latest ranking that offered this view as a candidate, written and read by
+     * the driver under its lock: how it checks, without a set, that a policy ranked candidates
+     * only, each once.
+     */
+    long candidateOf;
+
     private final JobSpec spec;
     private final boolean pending;
     private final org.apache.hadoop.yarn.api.records.Resource pendingTotal;
@@ -288,7 +296,7 @@ final class YarnViews {
     static AppJob of(SchedulerApplicationAttempt app, AppJob cached, Constraints constraints) {
       if (cached != null
           && cached.app == app
-          && cached.pendingTotal.equals(app.getAppAttemptResourceUsage().getPending())) {
+          && cached.pendingTotal.equals(app.getAppAttemptResourceUsage().getAllPending())) {
         return cached;
       }
       return new AppJob(app, constraints);
@@ -298,7 +306,7 @@ final class YarnViews {
       this.app = app;
       this.pendingTotal =
           org.apache.hadoop.yarn.api.records.Resource.newInstance(
-              app.getAppAttemptResourceUsage().getPending());
+              app.getAppAttemptResourceUsage().getAllPending());
       Optional<SchedulerRequestKey> key = nextKey(app);
       this.pending = key.isPresent();
       Resource demand =
