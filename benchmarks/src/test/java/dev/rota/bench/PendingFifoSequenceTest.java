@@ -371,13 +371,10 @@ class PendingFifoSequenceTest {
 
   /** Asks, through {@code allocate}, for one of the application's live containers to grow 1 GiB. */
   static void increase(AbstractYarnScheduler<?, ?> cs, ApplicationAttemptId id, Random rnd) {
-    SchedulerApplicationAttempt app = cs.getApplicationAttempt(id);
-    if (app == null || app.getLiveContainers().isEmpty()) {
+    RMContainer c = aLiveContainer(cs, id, rnd);
+    if (c == null) {
       return;
     }
-    List<RMContainer> live = new ArrayList<>(app.getLiveContainers());
-    live.sort(Comparator.comparing(RMContainer::getContainerId));
-    RMContainer c = live.get(rnd.nextInt(live.size()));
     Resource now = c.getAllocatedResource();
     ContainerUpdates updates = new ContainerUpdates();
     updates
@@ -390,6 +387,18 @@ class PendingFifoSequenceTest {
                 Resource.newInstance(now.getMemorySize() + 1024, now.getVirtualCores()),
                 null));
     cs.allocate(id, List.of(), null, List.of(), List.of(), List.of(), updates);
+  }
+
+  /** One of the application's live containers, chosen by the seed; null if it has none. */
+  static RMContainer aLiveContainer(
+      AbstractYarnScheduler<?, ?> cs, ApplicationAttemptId id, Random rnd) {
+    SchedulerApplicationAttempt app = cs.getApplicationAttempt(id);
+    if (app == null || app.getLiveContainers().isEmpty()) {
+      return null;
+    }
+    List<RMContainer> live = new ArrayList<>(app.getLiveContainers());
+    live.sort(Comparator.comparing(RMContainer::getContainerId));
+    return live.get(rnd.nextInt(live.size()));
   }
 
   /** Cancels every outstanding ask of the application (its reservations stay). */
@@ -418,13 +427,10 @@ class PendingFifoSequenceTest {
 
   /** Ends (kills) one of the application's live containers, chosen by the seed. */
   static void release(AbstractYarnScheduler<?, ?> cs, ApplicationAttemptId id, Random rnd) {
-    SchedulerApplicationAttempt app = cs.getApplicationAttempt(id);
-    if (app == null || app.getLiveContainers().isEmpty()) {
+    RMContainer c = aLiveContainer(cs, id, rnd);
+    if (c == null) {
       return;
     }
-    List<RMContainer> live = new ArrayList<>(app.getLiveContainers());
-    live.sort(Comparator.comparing(RMContainer::getContainerId));
-    RMContainer c = live.get(rnd.nextInt(live.size()));
     cs.completedContainer(
         c,
         SchedulerUtils.createKilledContainerStatus(c.getContainerId(), "released by the test"),

@@ -300,10 +300,11 @@ public class RotaCapacityScheduler extends CapacityScheduler implements RotaSche
   }
 
   /**
-   * Handles an application's container updates as CapacityScheduler does, then tells a Rota
-   * ordering policy of its queue that its asks changed: CapacityScheduler reports new asks to the
-   * ordering policy ({@code demandUpdated}) but not the asks a container increase or promotion
-   * adds, and {@link OfferOrderingPolicy} views again only the applications it was told about.
+   * Handles an application's container updates as CapacityScheduler does, then, if there was any,
+   * tells a Rota ordering policy of its queue that its asks changed: CapacityScheduler reports new
+   * asks to the ordering policy ({@code demandUpdated}) but not the asks a container increase or
+   * promotion adds, and {@link OfferOrderingPolicy} views again only the applications it was told
+   * about.
    */
   @Override
   protected void handleContainerUpdates(

@@ -79,25 +79,31 @@ class ElasticPackingPolicyTest {
 
   @Test
   void theRankingOfFigure6ScoresBothCandidatesWithTheirExactDrr() {
+    assertEquals(
+        Map.of("c1", 53.0 / 112, "c2", 13.0 / 32),
+        scoresWhenC2IsPlaced(PackingPolicy.minFrag(fig6Series()), fig6Jobs()));
+  }
+
+  /** The scores of the ranking that placed c2, running {@code jobs} on Figure 6's node. */
+  static Map<String, Double> scoresWhenC2IsPlaced(PackingPolicy policy, List<JobSpec> jobs) {
     Map<String, Double> seen = new HashMap<>();
-    PackingPolicy minFrag = PackingPolicy.minFrag(fig6Series());
     OfferPass pass =
         new OfferPass(
-            minFrag,
+            policy,
             d -> {
               if (d.jobId().equals("c2")
                   && d.action() == dev.rota.core.policy.Decision.Action.PLACE) {
-                seen.putAll(minFrag.lastScores());
+                seen.putAll(policy.lastScores());
               }
             });
     new ClusterSimulation(
-            new Workload("fig6", fig6Jobs()),
+            new Workload("fig6", jobs),
             List.of(NodeSpec.of("n0", Fig6.NODE)),
             QueueSpec.singleDefault(),
             pass,
             1)
         .run();
-    assertEquals(Map.of("c1", 53.0 / 112, "c2", 13.0 / 32), seen);
+    return seen;
   }
 
   /**
@@ -113,7 +119,6 @@ class ElasticPackingPolicyTest {
             new double[] {4, 4, 4, 3, 2, 1, 1},
             new double[] {200, 200, 200, 200, 150, 150, 100});
     assertEquals(Fig6.CANDIDATE_1, twin);
-    Map<String, Double> seen = new HashMap<>();
     PackingPolicy minFrag =
         PackingPolicy.minFrag(
             DemandSource.of(
@@ -122,25 +127,11 @@ class ElasticPackingPolicyTest {
                     "c1", Fig6.CANDIDATE_1,
                     "c1-twin", twin,
                     "c2", Fig6.CANDIDATE_2)));
-    OfferPass pass =
-        new OfferPass(
-            minFrag,
-            d -> {
-              if (d.jobId().equals("c2")
-                  && d.action() == dev.rota.core.policy.Decision.Action.PLACE) {
-                seen.putAll(minFrag.lastScores());
-              }
-            });
     List<JobSpec> jobs = new ArrayList<>(fig6Jobs());
     jobs.add(executor("c1-twin", 1, 21));
-    new ClusterSimulation(
-            new Workload("fig6-twin", jobs),
-            List.of(NodeSpec.of("n0", Fig6.NODE)),
-            QueueSpec.singleDefault(),
-            pass,
-            1)
-        .run();
-    assertEquals(Map.of("c1", 53.0 / 112, "c1-twin", 53.0 / 112, "c2", 13.0 / 32), seen);
+    assertEquals(
+        Map.of("c1", 53.0 / 112, "c1-twin", 53.0 / 112, "c2", 13.0 / 32),
+        scoresWhenC2IsPlaced(minFrag, jobs));
   }
 
   @Test

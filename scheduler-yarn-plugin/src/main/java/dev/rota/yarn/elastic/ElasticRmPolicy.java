@@ -61,6 +61,9 @@ public final class ElasticRmPolicy implements OfferPolicy {
   // walk over every placement was 65 % of the heartbeat thread at 5,000 nodes, docs/performance.md)
   private final Map<String, Set<String>> executorsByNode = new ConcurrentHashMap<>();
   private boolean warnedNoNode;
+  // elastic applications admitted outside a heartbeat (no node in view, as with asynchronous
+  // scheduling): whether their executors fit some node is checked at their first ranking for a node
+  private final Set<String> unchecked = new HashSet<>();
 
   /**
    * One committed executor: its node, the job, and the RM-clock slot its series starts in.
@@ -149,21 +152,38 @@ public final class ElasticRmPolicy implements OfferPolicy {
 
   /**
    * Admits every application: an elastic one whose series the packing policy refuses (e.g. larger
-   * than every node) becomes non-elastic, with the reason logged once.
+   * than every node) becomes non-elastic, with the reason logged once. Outside a heartbeat the view
+   * has no node to check against; the check then waits for the application's first ranking for a
+   * node.
    */
   @Override
   public Decision admit(JobView job, ClusterView view) {
     if (elastic(job)) {
-      Decision d = packing.admit(job, view);
-      if (!d.applied()) {
-        refuse(job.spec().id(), d.reason());
+      if (view.nodeCount() == 0) {
+        unchecked.add(job.spec().id());
+      } else {
+        checkFits(job, view);
       }
     }
     return Decision.admitted(job.spec().id());
   }
 
+  private void checkFits(JobView job, ClusterView view) {
+    Decision d = packing.admit(job, view);
+    if (!d.applied()) {
+      refuse(job.spec().id(), d.reason());
+    }
+  }
+
   @Override
   public List<JobView> rank(int node, List<? extends JobView> candidates, ClusterView view) {
+    if (node != ANY_NODE && !unchecked.isEmpty()) {
+      for (JobView j : candidates) {
+        if (unchecked.remove(j.spec().id())) {
+          checkFits(j, view);
+        }
+      }
+    }
     List<JobView> first = new ArrayList<>();
     List<JobView> executors = new ArrayList<>();
     List<JobView> plain = new ArrayList<>();
@@ -214,15 +234,19 @@ public final class ElasticRmPolicy implements OfferPolicy {
 
   /**
    * Commits a placed executor of an elastic application to its node's ledger; an AM container, a
-   * container increase or a non-elastic application's container is not committed.
+   * container increase or a non-elastic application's container is not committed, nor one of an
+   * application never ranked for a node (with asynchronous scheduling no ranking is: its ledgers
+   * would never be reconciled).
    */
   @Override
   public void onDecision(Decision decision, ClusterView view) {
     if (decision.action() != Decision.Action.PLACE) {
       return;
     }
-    if (askingFirst.contains(decision.jobId()) || refused.containsKey(decision.jobId())) {
-      return;
+    if (askingFirst.contains(decision.jobId())
+        || refused.containsKey(decision.jobId())
+        || unchecked.contains(decision.jobId())) {
+      return; // not an executor, non-elastic, or never ranked for a node (no ledger kept for it)
     }
     Optional<DemandSeries> s = series.get(decision.jobId());
     if (s != null && s.isPresent()) {
@@ -233,7 +257,7 @@ public final class ElasticRmPolicy implements OfferPolicy {
   /** Keeps the per-application caches bounded: once they outgrow the queue, only its jobs stay. */
   private void forgetGone(ClusterView view) {
     int live = view.runnableJobs().size();
-    if (series.size() + askingFirst.size() <= 4 * live + 256) {
+    if (series.size() + askingFirst.size() + unchecked.size() <= 4 * live + 256) {
       return;
     }
     java.util.Set<String> ids = new java.util.HashSet<>();
@@ -241,5 +265,6 @@ public final class ElasticRmPolicy implements OfferPolicy {
     series.keySet().retainAll(ids);
     refused.keySet().retainAll(ids);
     askingFirst.retainAll(ids);
+    unchecked.retainAll(ids);
   }
 }
