@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.core.policy.ClusterView;
+import dev.rota.core.policy.FakeCluster;
 import dev.rota.core.policy.JobView;
 import dev.rota.core.policy.KeyedRanking;
 import dev.rota.core.policy.OfferPolicy;
@@ -65,43 +66,10 @@ class FailingPolicyIT {
           return twice;
         }
         default -> {
-          JobView stranger = new Stranger(candidates.get(0));
-          return List.of(stranger);
+          // a job that looks like a candidate and is not one
+          return List.of(new FakeCluster.Job(candidates.get(0).spec()));
         }
       }
-    }
-  }
-
-  /** A job that looks like a candidate and is not one. */
-  record Stranger(JobView like) implements JobView {
-    @Override
-    public dev.rota.core.model.JobSpec spec() {
-      return like.spec();
-    }
-
-    @Override
-    public boolean hasRunnableTask() {
-      return true;
-    }
-
-    @Override
-    public dev.rota.core.model.Resource nextTaskDemand() {
-      return like.nextTaskDemand();
-    }
-
-    @Override
-    public int runningTasks() {
-      return 0;
-    }
-
-    @Override
-    public int finishedTasks() {
-      return 0;
-    }
-
-    @Override
-    public dev.rota.core.model.Resource used() {
-      return like.used();
     }
   }
 

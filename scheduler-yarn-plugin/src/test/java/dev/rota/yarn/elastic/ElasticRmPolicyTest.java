@@ -11,9 +11,8 @@ import dev.rota.core.model.NodeSpec;
 import dev.rota.core.model.QueueSpec;
 import dev.rota.core.model.Resource;
 import dev.rota.core.model.Workload;
-import dev.rota.core.policy.ClusterView;
+import dev.rota.core.policy.FakeCluster;
 import dev.rota.core.policy.JobView;
-import dev.rota.core.policy.QueueView;
 import dev.rota.core.sim.ClusterSimulation;
 import dev.rota.core.sim.OfferPass;
 import dev.rota.yarn.policy.OfferOrderingPolicy;
@@ -106,100 +105,14 @@ class ElasticRmPolicyTest {
   @Test
   void withNoNodeInViewTheFitCheckWaitsForARankingOnANode() {
     ElasticRmPolicy p = new ElasticRmPolicy(PackingPolicy.Variant.MINFRAG, ElasticSettings.DEFAULT);
-    JobView big = new Waiting(job("big", 0, Map.of(SeriesText.PROPERTY, "slot=3;vcores=1,12")));
-    assertTrue(p.admit(big, new Nodes(List.of())).applied());
+    JobView big =
+        new FakeCluster.Job(job("big", 0, Map.of(SeriesText.PROPERTY, "slot=3;vcores=1,12")));
+    assertTrue(p.admit(big, new FakeCluster(0)).applied());
     assertEquals(Map.of(), p.refusals(), "not refused for want of a node");
-    NodeSpec n0 = NodeSpec.of("n0", Resource.of(new long[] {8192, 8, 1000, 100}));
-    // ranked for a node of 8 vcores: the 12-vcore executor fits no node, so it is non-elastic
-    assertEquals(List.of(big), p.rank(0, List.of(big), new Nodes(List.of(n0))));
+    // ranked for a node of 6 vcores: the 12-vcore executor fits no node, so it is non-elastic
+    assertEquals(List.of(big), p.rank(0, List.of(big), new FakeCluster(1)));
     assertTrue(
         p.refusals().get("big").contains("exceeds every node's capacity"), p.refusals().toString());
-  }
-
-  /** A waiting job of {@code spec}: one task pending, nothing running. */
-  private record Waiting(JobSpec spec) implements JobView {
-    @Override
-    public boolean hasRunnableTask() {
-      return true;
-    }
-
-    @Override
-    public Resource nextTaskDemand() {
-      return spec.stages().get(0).taskDemand();
-    }
-
-    @Override
-    public int runningTasks() {
-      return 0;
-    }
-
-    @Override
-    public int finishedTasks() {
-      return 0;
-    }
-
-    @Override
-    public Resource used() {
-      return Resource.ZERO;
-    }
-  }
-
-  /** A view of idle {@code nodes} and no queue: outside a node heartbeat in YARN, none. */
-  private record Nodes(List<NodeSpec> nodes) implements ClusterView {
-    @Override
-    public double now() {
-      return 0;
-    }
-
-    @Override
-    public Resource totalCapacity() {
-      return nodes.stream().map(NodeSpec::capacity).reduce(Resource.ZERO, Resource::plus);
-    }
-
-    @Override
-    public Resource used() {
-      return Resource.ZERO;
-    }
-
-    @Override
-    public int nodeCount() {
-      return nodes.size();
-    }
-
-    @Override
-    public NodeSpec node(int index) {
-      return nodes.get(index);
-    }
-
-    @Override
-    public Resource free(int index) {
-      return nodes.get(index).capacity();
-    }
-
-    @Override
-    public boolean fits(int index, Resource demand) {
-      return demand.fitsIn(free(index));
-    }
-
-    @Override
-    public int openNodeCount() {
-      return nodes.size();
-    }
-
-    @Override
-    public int openNode(int k) {
-      return k;
-    }
-
-    @Override
-    public List<? extends QueueView> leafQueues() {
-      return List.of();
-    }
-
-    @Override
-    public List<? extends JobView> runnableJobs() {
-      return List.of();
-    }
   }
 
   @Test
