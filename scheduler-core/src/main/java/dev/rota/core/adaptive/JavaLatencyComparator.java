@@ -891,27 +891,34 @@ public final class JavaLatencyComparator implements LatencyComparator {
      * entry with per-task release, n without (each may go on to its job's next task).
      */
     private void pushSlots(int j, int type, double freeAt, int n) {
-      int key = j * nM + type;
-      if (release && lastOf[key] >= 0 && slotFree[lastOf[key]] == freeAt) {
-        slotCnt[lastOf[key]] += n; // the same finish on the same type: released together
-        return;
-      }
-      int s = slotCount;
-      for (int k = 0; k < (release ? 1 : n); k++) {
-        s = slotCount++;
-        slotJob[s] = j;
-        slotType[s] = type;
-        slotFree[s] = freeAt;
-        slotCnt[s] = release ? n : 1;
-      }
       if (!release) {
+        for (int k = 0; k < n; k++) {
+          newSlot(j, type, freeAt, 1);
+        }
         return;
       }
+      int key = j * nM + type;
+      int last = lastOf[key];
+      if (last >= 0 && slotFree[last] == freeAt) {
+        slotCnt[last] += n; // the same finish on the same type: released together
+        return;
+      }
+      int s = newSlot(j, type, freeAt, n);
       lastOf[key] = s;
       while (s > 0 && slotFree[(s - 1) / 2] > slotFree[s]) {
         swapSlots(s, (s - 1) / 2); // sift up: the slots are a min-heap with per-task release
         s = (s - 1) / 2;
       }
+    }
+
+    /** Appends one slot entry of {@code cnt} tasks; its index. */
+    private int newSlot(int j, int type, double freeAt, int cnt) {
+      int s = slotCount++;
+      slotJob[s] = j;
+      slotType[s] = type;
+      slotFree[s] = freeAt;
+      slotCnt[s] = cnt;
+      return s;
     }
 
     private void ensureJobs(int n) {

@@ -169,7 +169,7 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
 
   /**
    * The applications in {@link #jobList} whose asks may change unreported, viewed again before
-   * every order: the same rule as {@link #watched}; guarded by this.
+   * every order: {@link #mayChangeUnreported}, as for {@link #watched}; guarded by this.
    */
   private final Map<ApplicationId, FiCaSchedulerApp> unsettled = new java.util.HashMap<>();
 
@@ -464,8 +464,7 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
         view(app);
       }
     } else {
-      for (FiCaSchedulerApp app : List.copyOf(moved.values())) {
-        moved.remove(app.getApplicationId());
+      for (FiCaSchedulerApp app : drainMoved()) {
         view(app);
       }
       for (FiCaSchedulerApp app : List.copyOf(unsettled.values())) {
@@ -484,7 +483,7 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
     }
     YarnViews.AppJob job = job(app);
     jobList.set(i, job);
-    if ((app.getLiveContainersMap().isEmpty() && !job.hasRunnableTask()) || reserves(app)) {
+    if (mayChangeUnreported(app.getLiveContainersMap().size(), job, reserves(app))) {
       unsettled.put(id, app);
     } else {
       unsettled.remove(id);
@@ -516,8 +515,7 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
         moved.putIfAbsent(app.getApplicationId(), app);
       }
     }
-    for (FiCaSchedulerApp app : List.copyOf(moved.values())) {
-      moved.remove(app.getApplicationId());
+    for (FiCaSchedulerApp app : drainMoved()) {
       Keyed old = keyed.remove(app.getApplicationId());
       if (old != null) {
         sorted.remove(old);
@@ -531,7 +529,7 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
       Keyed e = new Keyed(job, app.getLiveContainersMap().size(), reserves(app), k.key(job, view));
       keyed.put(app.getApplicationId(), e);
       sorted.add(e);
-      if ((e.running == 0 && !job.hasRunnableTask()) || e.reserves) {
+      if (mayChangeUnreported(e.running, job, e.reserves)) {
         watched.add(e);
       }
     }
@@ -607,6 +605,26 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
         size *= 2;
       }
     }
+  }
+
+  /**
+   * The applications CapacityScheduler reported changed since the last call, each removed from
+   * {@link #moved} before it is read again (a report meanwhile puts it back).
+   */
+  private List<FiCaSchedulerApp> drainMoved() {
+    List<FiCaSchedulerApp> out = List.copyOf(moved.values());
+    out.forEach(a -> moved.remove(a.getApplicationId()));
+    return out;
+  }
+
+  /**
+   * Whether the application's state may change without a callback, so that it is checked before
+   * every order: it has no container and no ask yet (CapacityScheduler reports no asks while an
+   * application waits for its AM container), or it holds a reservation (an allocation from a
+   * reservation is not reported).
+   */
+  private static boolean mayChangeUnreported(int running, YarnViews.AppJob job, boolean reserves) {
+    return (running == 0 && !job.hasRunnableTask()) || reserves;
   }
 
   /** The application holds a reservation (it may turn into a container without a callback). */
