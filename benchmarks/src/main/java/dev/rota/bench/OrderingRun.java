@@ -338,11 +338,28 @@ public final class OrderingRun {
       int mb,
       String queue,
       boolean waitsForAm) {
+    return submit(rm, cs, seq, asks, mb, queue, waitsForAm, Set.of());
+  }
+
+  /**
+   * {@link #submit(MockRM, AbstractYarnScheduler, int, int, int, String, boolean)} with application
+   * tags (set before the RM sees the application).
+   */
+  static ApplicationAttemptId submit(
+      MockRM rm,
+      AbstractYarnScheduler<?, ?> cs,
+      int seq,
+      int asks,
+      int mb,
+      String queue,
+      boolean waitsForAm,
+      Set<String> tags) {
     ApplicationId appId = ApplicationId.newInstance(100, seq);
     ApplicationAttemptId attemptId = ApplicationAttemptId.newInstance(appId, 1);
     RMApp app = mock(RMApp.class);
     RMAppAttempt attempt = mock(RMAppAttempt.class);
     when(app.getApplicationId()).thenReturn(appId);
+    when(app.getApplicationTags()).thenReturn(tags);
     when(attempt.getAppAttemptId()).thenReturn(attemptId);
     if (waitsForAm) {
       // a managed ApplicationMaster (YARN takes an application without a context for unmanaged)

@@ -91,6 +91,12 @@ public final class ThroughputRun {
           "colocation",
           "all");
 
+  /**
+   * Run only when named: hybrid with CapacityScheduler's stock {@code fifo} on its leaves instead
+   * of {@code conf/hybrid}'s pending-fifo, which shows what leaving refused applications out saves.
+   */
+  static final String HYBRID_FIFO = "hybrid-fifo";
+
   static final String[] LEAVES = {"a", "b", "c"};
 
   /** Elasecutor's demand series of every application: one executor of 1 GiB / 1 vcore for 1 s. */
@@ -186,19 +192,29 @@ public final class ThroughputRun {
       case "hybrid", "reservations", "tuner", "eunomia", "elasecutor", "colocation" ->
           Set.of(variant);
       case "all" -> new LinkedHashSet<>(VARIANTS.subList(2, VARIANTS.size() - 1));
+      case HYBRID_FIFO -> Set.of("hybrid");
       default ->
           throw new IllegalArgumentException(
-              "unknown variant '" + variant + "', known: " + VARIANTS);
+              "unknown variant '"
+                  + variant
+                  + "', known: "
+                  + VARIANTS
+                  + " and, on request only, "
+                  + HYBRID_FIFO);
     };
   }
 
   /**
    * The leaf orderings: each ordering variant orders all three leaves; {@code all} puts Eunomia on
-   * {@code a}, Elasecutor on {@code b}, co-location on {@code c} (one leaf has one ordering).
+   * {@code a}, Elasecutor on {@code b}, co-location on {@code c} (one leaf has one ordering);
+   * {@code hybrid} orders them with pending-fifo, as {@code conf/hybrid} does; the others keep
+   * CapacityScheduler's {@code fifo}.
    */
   static String[] orderings(String variant) {
     return switch (variant) {
       case "eunomia", "elasecutor", "colocation" -> new String[] {variant, variant, variant};
+      // as conf/hybrid: pending-fifo leaves out the long applications a short node refuses
+      case "hybrid" -> new String[] {"pending-fifo", "pending-fifo", "pending-fifo"};
       case "all" -> new String[] {"eunomia", "elasecutor", "colocation"};
       default -> new String[] {null, null, null};
     };
@@ -224,6 +240,10 @@ public final class ThroughputRun {
         continue;
       }
       String op = leaf + "ordering-policy";
+      if (order[i].equals("pending-fifo")) {
+        cs.set(op, "dev.rota.yarn.policy.PendingFifoOrderingPolicy");
+        continue;
+      }
       cs.set(op, "dev.rota.yarn.policy.OfferOrderingPolicy");
       switch (order[i]) {
         case "eunomia" -> cs.set(op + ".policy-class", "dev.rota.core.eunomia.EunomiaPolicy");

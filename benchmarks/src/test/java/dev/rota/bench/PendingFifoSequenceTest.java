@@ -250,6 +250,36 @@ class PendingFifoSequenceTest {
    * their asks are changed directly on the application attempt.
    */
   static Trace run(YarnConfiguration conf, long seed, boolean viaAllocate) throws Exception {
+    return run(conf, seed, viaAllocate, false);
+  }
+
+  /**
+   * {@link #run(YarnConfiguration, long, boolean)}; with {@code exclusiveLabel} partition {@code x}
+   * is exclusive (no default-partition ask is served on its nodes).
+   */
+  static Trace run(YarnConfiguration conf, long seed, boolean viaAllocate, boolean exclusiveLabel)
+      throws Exception {
+    return run(conf, seed, viaAllocate, exclusiveLabel, new Probe() {});
+  }
+
+  /** Called by {@link #run(YarnConfiguration, long, boolean, boolean, Probe)} on its RM. */
+  interface Probe {
+    /** Once the nodes are added, before the workload starts. */
+    default void ready(MockRM rm) throws Exception {}
+
+    /** The tags of the {@code seq}th application submitted. */
+    default Set<String> tags(int seq) {
+      return Set.of();
+    }
+
+    /** After the workload, before the RM stops. */
+    default void end(MockRM rm) {}
+  }
+
+  /** {@link #run(YarnConfiguration, long, boolean, boolean)}, probed. */
+  static Trace run(
+      YarnConfiguration conf, long seed, boolean viaAllocate, boolean exclusiveLabel, Probe probe)
+      throws Exception {
     ALLOCATED.clear();
     IDLE_WALKED.set(0);
     List<String> afterHeartbeat = new ArrayList<>();
@@ -258,7 +288,7 @@ class PendingFifoSequenceTest {
     try {
       AbstractYarnScheduler<?, ?> cs = (AbstractYarnScheduler<?, ?>) rm.getResourceScheduler();
       var labels = rm.getRMContext().getNodeLabelManager();
-      labels.addToCluserNodeLabels(List.of(NodeLabel.newInstance("x", false)));
+      labels.addToCluserNodeLabels(List.of(NodeLabel.newInstance("x", exclusiveLabel)));
       Map<NodeId, Set<String>> onNodes = new HashMap<>();
       List<RMNode> nodes = new ArrayList<>();
       for (int i = 0; i < NODES; i++) {
@@ -276,6 +306,7 @@ class PendingFifoSequenceTest {
         cs.handle(new NodeAddedSchedulerEvent(n));
       }
       rm.drainEvents();
+      probe.ready(rm);
       Random rnd = new Random(seed);
       List<ApplicationAttemptId> apps = new ArrayList<>();
       int seq = 0;
@@ -288,7 +319,8 @@ class PendingFifoSequenceTest {
         double p = rnd.nextDouble();
         if (p < 0.12 || apps.isEmpty()) {
           ApplicationAttemptId id =
-              OrderingRun.submit(rm, cs, seq++, 0, 1024, "default", viaAllocate);
+              OrderingRun.submit(rm, cs, seq, 0, 1024, "default", viaAllocate, probe.tags(seq));
+          seq++;
           if (rnd.nextDouble() < 0.6) {
             if (viaAllocate) {
               firstAsk = id; // as an ApplicationMaster's asks come after the scheduler added it
@@ -321,6 +353,7 @@ class PendingFifoSequenceTest {
           afterHeartbeat.add("after " + beating.getNodeID() + "\n" + snapshot(cs, apps));
         }
       }
+      probe.end(rm);
       return new Trace(new ArrayList<>(ALLOCATED), afterHeartbeat, IDLE_WALKED.get());
     } finally {
       rm.stop();

@@ -1,16 +1,22 @@
 package dev.rota.yarn.hybrid;
 
+import dev.rota.yarn.policy.WalkRefusal;
 import java.util.Optional;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.api.records.NodeLabel;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.apache.hadoop.yarn.server.resourcemanager.nodelabels.RMNodeLabelsManager;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicationAttempt;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.activities.DiagnosticsCollector;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.SchedulingMode;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.PendingAsk;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.placement.LocalityAppPlacementAllocator;
+import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
 import org.apache.hadoop.yarn.util.resource.Resources;
 
 /**
@@ -53,6 +59,7 @@ public class DicePlacementAllocator<N extends SchedulerNode>
     if (rt.classOf(app) == JobClass.LONG) {
       boolean reserved = rt.reserved(app);
       if (reserved ? rt.excludesReserved(id) : rt.excludesLong(id)) {
+        postWalkRule(rt, id);
         return refuse(
             rt,
             node,
@@ -75,6 +82,92 @@ public class DicePlacementAllocator<N extends SchedulerNode>
           diagnostics);
     }
     return !displacesShort(node, rt, ask, diagnostics);
+  }
+
+  /**
+   * Tells the leaf queue's walk ({@link WalkRefusal}) that this node refuses the other long
+   * applications alike, so that an ordering which consults it ({@code PendingFifoOrderingPolicy})
+   * leaves them out instead of making CapacityScheduler compute each one's user limit and headroom
+   * to have every request refused here. The rule is posted only where leaving an application out
+   * changes nothing CapacityScheduler would have done:
+   *
+   * <ul>
+   *   <li>the walk is for this one node (multi-node placement off: with it, a refusal here says
+   *       nothing of the walk's other nodes);
+   *   <li>no node label is non-exclusive, so no walk ignores exclusivity and the per-request count
+   *       of missed non-partitioned opportunities that a visit adds is never read;
+   *   <li>this application holds no reservation, so its request just passed the queue's headroom
+   *       check on the headroom alone;
+   * </ul>
+   *
+   * and the rule names an application only if it is long (and, like this one, holds no
+   * reservation), the node excludes it ({@link HybridRuntime#excludesReserved} or {@link
+   * HybridRuntime#excludesLong}, by its own reservation id), none of its requests updates a
+   * container (those this allocator lets through) and each of its requests asks at most what this
+   * one asks, so its headroom check passes too and every one of its requests would reach {@link
+   * #precheckNode} and be refused. A left-out application is counted in {@code
+   * LongApplicationsSkipped}, not in {@code LongPlacementsRefused}, which counts the refusals this
+   * method makes.
+   */
+  private void postWalkRule(HybridRuntime rt, NodeId id) {
+    Resource ask = anyAsk();
+    if (ask == null
+        || !(rmContext.getScheduler() instanceof AbstractYarnScheduler<?, ?> s)
+        || (s instanceof CapacityScheduler cs && cs.isMultiNodePlacementEnabled())
+        || hasNonExclusiveLabel()) {
+      return;
+    }
+    SchedulerApplicationAttempt self =
+        s.getApplicationAttempt(appSchedulingInfo.getApplicationAttemptId());
+    if (self == null || !holdsNothingReserved(self)) {
+      return;
+    }
+    WalkRefusal.refuse(
+        entity -> {
+          if (!(entity instanceof SchedulerApplicationAttempt other)
+              || !holdsNothingReserved(other)) {
+            return false;
+          }
+          ApplicationId app = other.getApplicationId();
+          if (rt.classOf(app) != JobClass.LONG
+              || !(rt.reserved(app) ? rt.excludesReserved(id) : rt.excludesLong(id))
+              || !asksAtMost(other, ask)) {
+            return false;
+          }
+          rt.metrics().longApplicationSkipped();
+          return true;
+        });
+  }
+
+  private static boolean holdsNothingReserved(SchedulerApplicationAttempt attempt) {
+    return Resources.none().equals(attempt.getAppAttemptResourceUsage().getAllReserved());
+  }
+
+  /** No container update among {@code attempt}'s requests, and none asks more than {@code ask}. */
+  private static boolean asksAtMost(SchedulerApplicationAttempt attempt, Resource ask) {
+    for (SchedulerRequestKey key : attempt.getAppSchedulingInfo().getSchedulerKeys()) {
+      if (key.getContainerToUpdate() != null) {
+        return false;
+      }
+      PendingAsk pending = attempt.getPendingAsk(key, ResourceRequest.ANY);
+      if (!Resources.fitsIn(pending.getPerAllocationResource(), ask)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private boolean hasNonExclusiveLabel() {
+    RMNodeLabelsManager labels = rmContext.getNodeLabelManager();
+    if (labels == null) {
+      return false;
+    }
+    for (NodeLabel label : labels.getClusterNodeLabels()) {
+      if (!label.isExclusive()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean refuse(

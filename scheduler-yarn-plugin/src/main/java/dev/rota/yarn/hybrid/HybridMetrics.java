@@ -84,6 +84,12 @@ public final class HybridMetrics implements MetricsSource {
           "LongPlacementsRefused",
           "Placement attempts of long containers refused on short-partition or closed nodes",
           0L);
+  private final MutableCounterLong longApplicationsSkipped =
+      registry.newCounter(
+          "LongApplicationsSkipped",
+          "Long applications an ordering left out of a walk of a node that refuses them, instead"
+              + " of having them refused one by one",
+          0L);
   private final MutableCounterLong shortAsksSteered =
       registry.newCounter(
           "ShortAsksSteered",
@@ -165,6 +171,10 @@ public final class HybridMetrics implements MetricsSource {
     longPlacementsRefused.incr();
   }
 
+  void longApplicationSkipped() {
+    longApplicationsSkipped.incr();
+  }
+
   void shortAsksSteered() {
     shortAsksSteered.incr();
   }
@@ -234,6 +244,10 @@ public final class HybridMetrics implements MetricsSource {
 
   public long shortContainersStarted() {
     return shortContainersStarted.value();
+  }
+
+  public long longApplicationsSkipped() {
+    return longApplicationsSkipped.value();
   }
 
   public long longPlacementsRefused() {

@@ -1,12 +1,22 @@
 package dev.rota.yarn.hybrid;
 
+import dev.rota.yarn.policy.PendingFifoOrderingPolicy;
 import dev.rota.yarn.spi.InvalidRotaConfigurationException;
 import dev.rota.yarn.spi.RotaKey;
 import dev.rota.yarn.spi.RotaSubsystem;
 import dev.rota.yarn.spi.SubsystemContext;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.AbstractLeafQueue;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CSQueue;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.FifoOrderingPolicy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Hybrid scheduling (Hawk/Eagle with Dice) as a Rota system: its keys ({@link HybridKeys}), and the
@@ -15,6 +25,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
  * runtime with {@link HybridRuntime#find}.
  */
 public final class HybridSubsystem implements RotaSubsystem<HybridSettings> {
+  private static final Logger LOG = LoggerFactory.getLogger(HybridSubsystem.class);
 
   private volatile HybridRuntime runtime;
 
@@ -67,6 +78,35 @@ public final class HybridSubsystem implements RotaSubsystem<HybridSettings> {
     if (settings.enabled()) {
       runtime =
           HybridRuntime.start(context.rmContext(), settings, context.rmConf(), context.clock());
+      adviseOrdering(context.rmContext());
+    }
+  }
+
+  /**
+   * One INFO line naming the leaf queues CapacityScheduler's stock {@code fifo} orders: on a
+   * short-partition or closed node such a queue visits every long application in full to have it
+   * refused, where {@link PendingFifoOrderingPolicy} leaves them out with the same allocations.
+   */
+  private static void adviseOrdering(RMContext rmContext) {
+    if (!(rmContext.getScheduler() instanceof CapacityScheduler cs)) {
+      return;
+    }
+    List<String> fifo = new ArrayList<>();
+    for (CSQueue q : cs.getCapacitySchedulerQueueManager().getQueues().values()) {
+      if (q instanceof AbstractLeafQueue leaf
+          && leaf.getOrderingPolicy() != null
+          && leaf.getOrderingPolicy().getClass() == FifoOrderingPolicy.class) {
+        fifo.add(leaf.getQueuePath());
+      }
+    }
+    if (!fifo.isEmpty()) {
+      Collections.sort(fifo);
+      LOG.info(
+          "Rota hybrid: leaf queue(s) {} use ordering-policy fifo, which on a short-partition or"
+              + " closed node visits every long application to have it refused; {} gives the same"
+              + " allocations without those visits (docs/pending-fifo.md)",
+          String.join(", ", fifo),
+          PendingFifoOrderingPolicy.class.getName());
     }
   }
 

@@ -39,13 +39,19 @@ import org.apache.hadoop.yarn.util.resource.Resources;
  *       as stock's.
  * </ol>
  *
- * The skipped visit would have computed the user's limit and tested it (both a function of the user
- * and the queue, not of the application, the same when the next application of that user is visited
- * in the same walk, and cached per user by the queue either way), set the application's headroom
- * provider and the user's available-resource metric, and recorded diagnostics; none of these
- * changes what is allocated, where, or to whom. Nothing is cached by this policy: an application is
- * tested on its live usage at each walk (three lock-protected reads, no copy), so a demand change
- * that no hook reports still gets it visited.
+ * It also skips, once an unreserved application was returned, an application a placement allocator
+ * has told this walk its node refuses outright ({@link WalkRefusal}): hybrid scheduling's {@code
+ * DicePlacementAllocator}, having refused one long application on a short-partition or closed node,
+ * names the others that node refuses alike, and the queue is spared their user limits and headroom
+ * to have every request refused (docs/pending-fifo.md, "With hybrid scheduling").
+ *
+ * <p>The skipped visit would have computed the user's limit and tested it (both a function of the
+ * user and the queue, not of the application, the same when the next application of that user is
+ * visited in the same walk, and cached per user by the queue either way), set the application's
+ * headroom provider and the user's available-resource metric, and recorded diagnostics; none of
+ * these changes what is allocated, where, or to whom. Nothing is cached by this policy: an
+ * application is tested on its live usage at each walk (three lock-protected reads, no copy), so a
+ * demand change that no hook reports still gets it visited.
  */
 public class PendingFifoOrderingPolicy<S extends SchedulableEntity> extends FifoOrderingPolicy<S> {
 
@@ -99,10 +105,14 @@ public class PendingFifoOrderingPolicy<S extends SchedulableEntity> extends Fifo
     return r != null && Resources.none().equals(r);
   }
 
-  /** FIFO's iterator, idle applications left out once one unreserved application was returned. */
+  /**
+   * FIFO's iterator, idle applications and those the walk's node refuses left out once one
+   * unreserved application was returned.
+   */
   static final class SkipIdle<S extends SchedulableEntity> implements Iterator<S> {
     private final Iterator<S> inner;
     private final String partition;
+    private final WalkRefusal.Walk walk = WalkRefusal.begin();
     private boolean skipping;
     private S next;
 
@@ -115,7 +125,7 @@ public class PendingFifoOrderingPolicy<S extends SchedulableEntity> extends Fifo
     public boolean hasNext() {
       while (next == null && inner.hasNext()) {
         S candidate = inner.next();
-        if (!skipping || !idle(candidate, partition)) {
+        if (!skipping || !(idle(candidate, partition) || walk.refuses(candidate))) {
           next = candidate;
         }
       }
