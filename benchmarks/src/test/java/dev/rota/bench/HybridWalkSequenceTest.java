@@ -6,8 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.rota.bench.PendingFifoSequenceTest.RecordingFifo;
 import dev.rota.bench.PendingFifoSequenceTest.RecordingPendingFifo;
 import dev.rota.bench.PendingFifoSequenceTest.Trace;
+import dev.rota.core.baseline.FifoPolicy;
 import dev.rota.yarn.hybrid.HybridMetrics;
 import dev.rota.yarn.hybrid.HybridRuntime;
+import dev.rota.yarn.policy.OfferOrderingPolicy;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.security.SecurityUtil;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
@@ -18,15 +22,16 @@ import org.junit.jupiter.api.Test;
 /**
  * Hybrid scheduling keeps long applications off its short partition by refusing them in {@code
  * DicePlacementAllocator.precheckNode}, which CapacityScheduler reaches only after its own
- * per-application work. Once the node refused one long application, {@link
- * dev.rota.yarn.policy.PendingFifoOrderingPolicy} leaves the other long applications the node
- * refuses out of the walk ({@link dev.rota.yarn.policy.WalkRefusal}). The truth is
- * CapacityScheduler's stock {@code fifo} under the same hybrid scheduler, which walks and refuses
- * every one: on {@link PendingFifoSequenceTest}'s seeded workload (asks through {@code allocate},
- * applications waiting for their AM, increases, releases, reservations, an exclusive label) both
- * must allocate the same containers to the same applications on the same nodes, heartbeat by
- * heartbeat, with the short partition a tenth of the nodes, a third of the applications short
- * (their AMs may use the short nodes) and the leaf at most 60 % of the cluster.
+ * per-application work. Once the node refused one long application, Rota's orderings ({@link
+ * dev.rota.yarn.policy.PendingFifoOrderingPolicy}, and {@link OfferOrderingPolicy} here running
+ * {@link FifoPolicy}) leave the other long applications the node refuses out of the walk ({@link
+ * dev.rota.yarn.policy.WalkRefusal}). The truth is CapacityScheduler's stock {@code fifo} under the
+ * same hybrid scheduler, which walks and refuses every one: on {@link PendingFifoSequenceTest}'s
+ * seeded workload (asks through {@code allocate}, applications waiting for their AM, increases,
+ * releases, reservations, an exclusive label) both must allocate the same containers to the same
+ * applications on the same nodes, heartbeat by heartbeat, with the short partition a tenth of the
+ * nodes, a third of the applications short (their AMs may use the short nodes) and the leaf at most
+ * 60 % of the cluster.
  *
  * <p>Of the conditions under which {@code DicePlacementAllocator} posts its rule, this workload
  * makes the size bound bind (an application asking more than the refused one may meet a headroom
@@ -43,59 +48,93 @@ class HybridWalkSequenceTest {
   }
 
   @Test
-  void leavingRefusedLongApplicationsOutAllocatesAsStockFifo() throws Exception {
+  void pendingFifoLeavesRefusedLongApplicationsOutAndAllocatesAsStockFifo() throws Exception {
     long skipped = 0;
     for (long seed : new long[] {1, 2, 3, 17}) {
-      long[] counts = new long[3];
-      Trace stock =
-          PendingFifoSequenceTest.run(
-              hybrid(RecordingFifo.class),
+      skipped +=
+          sameTraces(
+              hybrid(RecordingFifo.class.getName(), Map.of()),
+              hybrid(RecordingPendingFifo.class.getName(), Map.of()),
               seed,
-              true,
-              true,
-              new HybridProbe() {
-                @Override
-                public void end(MockRM rm) {
-                  counts[0] = metrics(rm).longApplicationsSkipped();
-                  counts[1] = metrics(rm).longPlacementsRefused();
-                }
-              });
-      Trace rota =
-          PendingFifoSequenceTest.run(
-              hybrid(RecordingPendingFifo.class),
-              seed,
-              true,
-              true,
-              new HybridProbe() {
-                @Override
-                public void end(MockRM rm) {
-                  counts[2] = metrics(rm).longApplicationsSkipped();
-                }
-              });
-      long stockSkipped = counts[0];
-      long stockRefused = counts[1];
-      long rotaSkipped = counts[2];
-      assertEquals(0, stockSkipped, "stock FIFO does not consult the walk");
-      assertTrue(stockRefused > 50, "seed " + seed + ": refused " + stockRefused);
-      assertTrue(stock.allocated().size() > 150, "seed " + seed + ": " + stock.allocated().size());
-      assertTrue(
-          stock.allocated().stream().anyMatch(s -> s.contains(" RESERVED ")),
-          "seed " + seed + ": the workload makes no reservation");
-      assertTrue(
-          stock.allocated().stream().anyMatch(s -> s.endsWith(" label=x")),
-          "seed " + seed + ": no ask for partition x served");
-      assertEquals(stock.allocated().size(), rota.allocated().size(), "seed " + seed);
-      for (int i = 0; i < stock.allocated().size(); i++) {
-        assertEquals(stock.allocated().get(i), rota.allocated().get(i), "seed " + seed + " #" + i);
-      }
-      assertEquals(stock.afterHeartbeat(), rota.afterHeartbeat(), "seed " + seed);
-      System.out.printf(
-          "seed %d: %d allocations/reservations; stock FIFO: %d long placements refused;"
-              + " pending-fifo: %d long applications left out%n",
-          seed, stock.allocated().size(), stockRefused, rotaSkipped);
-      skipped += rotaSkipped;
+              "pending-fifo");
     }
     assertTrue(skipped > 100, "pending-fifo left out " + skipped + " refused applications");
+  }
+
+  /**
+   * Rota's ordering driver consults the walk too: running {@link FifoPolicy} under hybrid it must
+   * allocate as stock FIFO does under hybrid ({@code reservations-continue-look-all-nodes} off, as
+   * in {@link OfferSequenceTest}, which says why).
+   */
+  @Test
+  void offerDriverLeavesRefusedLongApplicationsOutAndAllocatesAsStockFifo() throws Exception {
+    long skipped = 0;
+    for (long seed : new long[] {1, 2, 3, 17}) {
+      YarnConfiguration stock = hybrid(RecordingFifo.class.getName(), Map.of());
+      YarnConfiguration offer =
+          hybrid(
+              OfferSequenceTest.RecordingOffer.class.getName(),
+              Map.of(OfferOrderingPolicy.POLICY_CLASS, FifoPolicy.class.getName()));
+      for (YarnConfiguration c : List.of(stock, offer)) {
+        c.setBoolean("yarn.scheduler.capacity.reservations-continue-look-all-nodes", false);
+      }
+      skipped += sameTraces(stock, offer, seed, "offer driver");
+    }
+    assertTrue(skipped > 100, "the offer driver left out " + skipped + " refused applications");
+  }
+
+  /**
+   * Runs the workload on {@code stock} and on {@code rota}, asserts equal traces, and returns how
+   * many long applications {@code rota} left out.
+   */
+  private static long sameTraces(
+      YarnConfiguration stockConf, YarnConfiguration rotaConf, long seed, String what)
+      throws Exception {
+    long[] counts = new long[3];
+    Trace stock =
+        PendingFifoSequenceTest.run(
+            stockConf,
+            seed,
+            true,
+            true,
+            new HybridProbe() {
+              @Override
+              public void end(MockRM rm) {
+                counts[0] = metrics(rm).longApplicationsSkipped();
+                counts[1] = metrics(rm).longPlacementsRefused();
+              }
+            });
+    Trace rota =
+        PendingFifoSequenceTest.run(
+            rotaConf,
+            seed,
+            true,
+            true,
+            new HybridProbe() {
+              @Override
+              public void end(MockRM rm) {
+                counts[2] = metrics(rm).longApplicationsSkipped();
+              }
+            });
+    assertEquals(0, counts[0], "stock FIFO does not consult the walk");
+    assertTrue(counts[1] > 20, "seed " + seed + ": refused " + counts[1]);
+    assertTrue(stock.allocated().size() > 100, "seed " + seed + ": " + stock.allocated().size());
+    assertTrue(
+        stock.allocated().stream().anyMatch(s -> s.contains(" RESERVED ")),
+        "seed " + seed + ": the workload makes no reservation");
+    assertTrue(
+        stock.allocated().stream().anyMatch(s -> s.endsWith(" label=x")),
+        "seed " + seed + ": no ask for partition x served");
+    for (int i = 0; i < Math.min(stock.allocated().size(), rota.allocated().size()); i++) {
+      assertEquals(stock.allocated().get(i), rota.allocated().get(i), "seed " + seed + " #" + i);
+    }
+    assertEquals(stock.allocated().size(), rota.allocated().size(), "seed " + seed);
+    assertEquals(stock.afterHeartbeat(), rota.afterHeartbeat(), "seed " + seed);
+    System.out.printf(
+        "seed %d: %d allocations/reservations; stock FIFO: %d long placements refused;"
+            + " %s: %d long applications left out%n",
+        seed, stock.allocated().size(), counts[1], what, counts[2]);
+    return counts[2];
   }
 
   /**
@@ -138,8 +177,8 @@ class HybridWalkSequenceTest {
    * Hybrid on, a tenth of the 24 nodes short, a third of the applications short, the given
    * ordering.
    */
-  static YarnConfiguration hybrid(Class<?> ordering) {
-    YarnConfiguration conf = PendingFifoSequenceTest.conf(ordering.getName());
+  static YarnConfiguration hybrid(String ordering, Map<String, String> orderingKeys) {
+    YarnConfiguration conf = PendingFifoSequenceTest.conf(ordering, orderingKeys);
     // the leaf at most 60 % of the cluster, so that its headroom, not only its users' limits, binds
     String q = "yarn.scheduler.capacity.root.";
     conf.set(q + "queues", "default,spare");

@@ -59,6 +59,9 @@ import org.slf4j.LoggerFactory;
  * container or changed its asks since, and for all of them after the nodes changed; the order it
  * presents is the one {@code rank} would return (the contract of {@link KeyedRanking}).
  *
+ * <p>Either walk leaves out, from the moment a placement allocator posts it, the applications the
+ * walk's node refuses outright ({@link WalkRefusal}: hybrid scheduling's short partition).
+ *
  * <p>CapacityScheduler still applies its own limits (queue capacity, user limits, the AM limit,
  * locality delay, reservations) to the application the iterator offers: the policy orders, YARN
  * allocates. To get one assignment per ranking for asks on any node, raise {@code
@@ -427,7 +430,7 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
         a.candidateOf = 0; // ranked twice is not a candidate either
         order.add((FiCaSchedulerApp) a.app);
       }
-      return order.iterator();
+      return WalkRefusal.leaveOut(order.iterator());
     }
   }
 
@@ -533,7 +536,7 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
         watched.add(e);
       }
     }
-    return new KeyedWalk(policy, k, view, node);
+    return WalkRefusal.leaveOut(new KeyedWalk(policy, k, view, node));
   }
 
   /**

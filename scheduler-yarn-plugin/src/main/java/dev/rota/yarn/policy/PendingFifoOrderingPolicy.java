@@ -39,11 +39,11 @@ import org.apache.hadoop.yarn.util.resource.Resources;
  *       as stock's.
  * </ol>
  *
- * It also skips, once an unreserved application was returned, an application a placement allocator
- * has told this walk its node refuses outright ({@link WalkRefusal}): hybrid scheduling's {@code
- * DicePlacementAllocator}, having refused one long application on a short-partition or closed node,
- * names the others that node refuses alike, and the queue is spared their user limits and headroom
- * to have every request refused (docs/pending-fifo.md, "With hybrid scheduling").
+ * It also skips an application a placement allocator has told this walk its node refuses outright
+ * ({@link WalkRefusal}): hybrid scheduling's {@code DicePlacementAllocator}, having refused one
+ * long application on a short-partition or closed node, names the others that node refuses alike,
+ * and the queue is spared their user limits and headroom to have every request refused
+ * (docs/pending-fifo.md, "With hybrid scheduling").
  *
  * <p>The skipped visit would have computed the user's limit and tested it (both a function of the
  * user and the queue, not of the application, the same when the next application of that user is
@@ -60,8 +60,8 @@ public class PendingFifoOrderingPolicy<S extends SchedulableEntity> extends Fifo
 
   @Override
   public Iterator<S> getAssignmentIterator(IteratorSelector sel) {
-    return new SkipIdle<>(
-        super.getAssignmentIterator(sel), sel == null ? null : sel.getPartition());
+    return WalkRefusal.leaveOut(
+        new SkipIdle<>(super.getAssignmentIterator(sel), sel == null ? null : sel.getPartition()));
   }
 
   @Override
@@ -105,14 +105,10 @@ public class PendingFifoOrderingPolicy<S extends SchedulableEntity> extends Fifo
     return r != null && Resources.none().equals(r);
   }
 
-  /**
-   * FIFO's iterator, idle applications and those the walk's node refuses left out once one
-   * unreserved application was returned.
-   */
+  /** FIFO's iterator, idle applications left out once one unreserved application was returned. */
   static final class SkipIdle<S extends SchedulableEntity> implements Iterator<S> {
     private final Iterator<S> inner;
     private final String partition;
-    private final WalkRefusal.Walk walk = WalkRefusal.begin();
     private boolean skipping;
     private S next;
 
@@ -125,7 +121,7 @@ public class PendingFifoOrderingPolicy<S extends SchedulableEntity> extends Fifo
     public boolean hasNext() {
       while (next == null && inner.hasNext()) {
         S candidate = inner.next();
-        if (!skipping || !(idle(candidate, partition) || walk.refuses(candidate))) {
+        if (!skipping || !idle(candidate, partition)) {
           next = candidate;
         }
       }

@@ -1,5 +1,7 @@
 package dev.rota.yarn.policy;
 
+import java.util.Iterator;
+import java.util.NoSuchElementException;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.SchedulableEntity;
 
 /**
@@ -8,12 +10,12 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.Schedulabl
  * placement allocator about a node ({@code precheckNode}) only after its own per-application work
  * (user limit, headroom); an allocator that refuses a whole class of applications on a node (hybrid
  * keeps long applications off the short partition) makes the queue pay that work for every
- * application of the class, on every visit of the node, to allocate nothing. An ordering whose
- * assignment iterator consults the walk ({@link PendingFifoOrderingPolicy}) leaves those
+ * application of the class, on every visit of the node, to allocate nothing. Rota's orderings
+ * ({@link PendingFifoOrderingPolicy}, {@link OfferOrderingPolicy}) consult the walk and leave those
  * applications out instead.
  *
  * <p>A walk is one call of the leaf queue's assignment iterator, on the scheduling thread, for one
- * node. The iterator {@linkplain #begin() begins} it; an allocator {@linkplain #refuse posts} a
+ * node. The iterator {@linkplain #leaveOut begins} it; an allocator {@linkplain #refuse posts} a
  * rule while the queue hands it an application of that walk (same thread, same node); the iterator
  * asks the rule about each application it would return next. A rule must answer true only for an
  * application the queue would hand to its allocators to have each of its requests refused, with
@@ -47,6 +49,38 @@ public final class WalkRefusal {
     Walk walk = CURRENT.get();
     walk.rule = null;
     return walk;
+  }
+
+  /**
+   * Begins a walk on this thread over {@code apps}: the applications in their order, without those
+   * a rule posted during the walk refuses, each asked when the queue would reach it.
+   */
+  static <S extends SchedulableEntity> Iterator<S> leaveOut(Iterator<S> apps) {
+    Walk walk = begin();
+    return new Iterator<>() {
+      private S next;
+
+      @Override
+      public boolean hasNext() {
+        while (next == null && apps.hasNext()) {
+          S candidate = apps.next();
+          if (!walk.refuses(candidate)) {
+            next = candidate;
+          }
+        }
+        return next != null;
+      }
+
+      @Override
+      public S next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        S out = next;
+        next = null;
+        return out;
+      }
+    };
   }
 
   /**

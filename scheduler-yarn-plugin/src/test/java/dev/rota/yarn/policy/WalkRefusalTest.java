@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
  */
 class WalkRefusalTest {
 
-  /** An application with 1 GiB pending, {@code reservedMb} reserved, in submission order. */
-  record App(String id, int reservedMb) implements SchedulableEntity {
+  /** An application with {@code pendingMb} pending, nothing reserved, in submission order. */
+  record App(String id, int pendingMb) implements SchedulableEntity {
     @Override
     public String getId() {
       return id;
@@ -36,8 +36,7 @@ class WalkRefusalTest {
     @Override
     public ResourceUsage getSchedulingResourceUsage() {
       ResourceUsage u = new ResourceUsage();
-      u.setPending(RMNodeLabelsManager.NO_LABEL, Resource.newInstance(1024, 1));
-      u.setReserved(RMNodeLabelsManager.NO_LABEL, Resource.newInstance(reservedMb, 0));
+      u.setPending(RMNodeLabelsManager.NO_LABEL, Resource.newInstance(pendingMb, pendingMb / 1024));
       return u;
     }
 
@@ -63,12 +62,10 @@ class WalkRefusalTest {
   }
 
   /**
-   * Walks {@code apps} as the leaf queue does; after returning {@code postAfter}, the allocator
+   * Walks {@code it} as the leaf queue does; after returning {@code postAfter}, the allocator
    * refuses it and posts a rule naming {@code refused}.
    */
-  private static List<String> walk(List<App> apps, String postAfter, Set<String> refused) {
-    Iterator<App> it =
-        new PendingFifoOrderingPolicy.SkipIdle<>(apps.iterator(), RMNodeLabelsManager.NO_LABEL);
+  private static List<String> walk(Iterator<App> it, String postAfter, Set<String> refused) {
     List<String> walked = new ArrayList<>();
     while (it.hasNext()) {
       App a = it.next();
@@ -80,24 +77,31 @@ class WalkRefusalTest {
     return walked;
   }
 
-  @Test
-  void refusedApplicationsAreLeftOutAfterTheRuleIsPosted() {
-    List<App> apps =
-        List.of(new App("a1", 0), new App("a2", 0), new App("a3", 0), new App("a4", 0));
-    assertEquals(List.of("a1", "a2", "a4"), walk(apps, "a1", Set.of("a1", "a3")));
+  private static List<App> apps(String... ids) {
+    return java.util.Arrays.stream(ids).map(id -> new App(id, 1024)).toList();
   }
 
   @Test
-  void nothingIsLeftOutBeforeAnUnreservedApplicationWasReturned() {
-    // a1 holds a reservation: the queue still checks its capacity with the next application's
-    List<App> apps = List.of(new App("a1", 2048), new App("a2", 0), new App("a3", 0));
-    assertEquals(List.of("a1", "a2", "a3"), walk(apps, "a1", Set.of("a2")));
+  void refusedApplicationsAreLeftOutFromTheRule() {
+    Iterator<App> it = WalkRefusal.leaveOut(apps("a1", "a2", "a3", "a4").iterator());
+    assertEquals(List.of("a1", "a2", "a4"), walk(it, "a2", Set.of("a1", "a3")));
   }
 
   @Test
   void aNewWalkForgetsTheRule() {
-    List<App> apps = List.of(new App("a1", 0), new App("a2", 0), new App("a3", 0));
-    walk(apps, "a1", Set.of("a2", "a3"));
-    assertEquals(List.of("a1", "a2", "a3"), walk(apps, "none", Set.of()));
+    walk(WalkRefusal.leaveOut(apps("a1", "a2", "a3").iterator()), "a1", Set.of("a2", "a3"));
+    Iterator<App> again = WalkRefusal.leaveOut(apps("a1", "a2", "a3").iterator());
+    assertEquals(List.of("a1", "a2", "a3"), walk(again, "none", Set.of()));
+  }
+
+  @Test
+  void pendingFifoLeavesOutIdleAndRefusedApplications() {
+    List<App> apps =
+        List.of(new App("a1", 1024), new App("a2", 0), new App("a3", 1024), new App("a4", 1024));
+    Iterator<App> it =
+        WalkRefusal.leaveOut(
+            new PendingFifoOrderingPolicy.SkipIdle<>(
+                apps.iterator(), RMNodeLabelsManager.NO_LABEL));
+    assertEquals(List.of("a1", "a4"), walk(it, "a1", Set.of("a3")));
   }
 }
