@@ -1,6 +1,5 @@
 package dev.rota.bench;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.bench.PendingFifoSequenceTest.RecordingFifo;
@@ -54,23 +53,7 @@ class OfferSequenceTest {
     for (long seed : new long[] {1, 2, 3, 17}) {
       Trace stock = PendingFifoSequenceTest.run(conf(RecordingFifo.class.getName()), seed, true);
       Trace offer = PendingFifoSequenceTest.run(offerConf(), seed, true);
-      assertTrue(stock.allocated().size() > 150, "seed " + seed + ": " + stock.allocated().size());
-      assertTrue(
-          stock.allocated().stream().anyMatch(s -> s.contains(" RESERVED ")),
-          "seed " + seed + ": the workload makes no reservation");
-      assertTrue(
-          stock.allocated().stream().anyMatch(s -> s.endsWith(" label=x")),
-          "seed " + seed + ": no ask for partition x served");
-      for (int i = 0; i < Math.min(stock.allocated().size(), offer.allocated().size()); i++) {
-        assertEquals(stock.allocated().get(i), offer.allocated().get(i), "seed " + seed + " #" + i);
-      }
-      assertEquals(stock.allocated().size(), offer.allocated().size(), "seed " + seed);
-      for (int i = 0; i < stock.afterHeartbeat().size(); i++) {
-        assertEquals(
-            stock.afterHeartbeat().get(i),
-            offer.afterHeartbeat().get(i),
-            "seed " + seed + " heartbeat " + i);
-      }
+      PendingFifoSequenceTest.assertSameTrace(stock, offer, seed, 150);
       // an increase is allocated as a container of the added 1 GiB and no vcore
       increases += stock.allocated().stream().filter(s -> s.contains(", vCores:0> ")).count();
     }

@@ -170,24 +170,7 @@ class PendingFifoSequenceTest {
     for (long seed : new long[] {1, 2, 3, 17}) {
       Trace stock = run(RecordingFifo.class.getName(), seed);
       Trace pending = run(RecordingPendingFifo.class.getName(), seed);
-      assertTrue(stock.allocated.size() > 150, "seed " + seed + ": " + stock.allocated.size());
-      assertTrue(
-          stock.allocated.stream().anyMatch(s -> s.contains(" RESERVED ")),
-          "seed " + seed + ": the workload makes no reservation");
-      assertTrue(
-          stock.allocated.stream().anyMatch(s -> s.endsWith(" label=x")),
-          "seed " + seed + ": no ask for partition x served");
-      assertEquals(stock.allocated.size(), pending.allocated.size(), "seed " + seed);
-      for (int i = 0; i < stock.allocated.size(); i++) {
-        assertEquals(stock.allocated.get(i), pending.allocated.get(i), "seed " + seed + " #" + i);
-      }
-      assertEquals(stock.afterHeartbeat.size(), pending.afterHeartbeat.size(), "seed " + seed);
-      for (int i = 0; i < stock.afterHeartbeat.size(); i++) {
-        assertEquals(
-            stock.afterHeartbeat.get(i),
-            pending.afterHeartbeat.get(i),
-            "seed " + seed + " heartbeat " + i);
-      }
+      assertSameTrace(stock, pending, seed, 150);
       System.out.printf(
           "seed %d: %d allocations/reservations, %d reservations, stock walked %d idle"
               + " applications, pending-fifo %d%n",
@@ -210,6 +193,34 @@ class PendingFifoSequenceTest {
   }
 
   record Trace(List<String> allocated, List<String> afterHeartbeat, long idleWalked) {}
+
+  /**
+   * Asserts that seed {@code seed}'s workload did what the comparison needs on {@code truth} (at
+   * least {@code minAllocations} allocations, a reservation, an ask for partition {@code x} served)
+   * and that {@code other} allocated exactly as {@code truth}: the first differing allocation is
+   * named.
+   */
+  static void assertSameTrace(Trace truth, Trace other, long seed, int minAllocations) {
+    assertTrue(
+        truth.allocated().size() > minAllocations,
+        "seed " + seed + ": " + truth.allocated().size());
+    assertTrue(
+        truth.allocated().stream().anyMatch(s -> s.contains(" RESERVED ")),
+        "seed " + seed + ": the workload makes no reservation");
+    assertTrue(
+        truth.allocated().stream().anyMatch(s -> s.endsWith(" label=x")),
+        "seed " + seed + ": no ask for partition x served");
+    for (int i = 0; i < Math.min(truth.allocated().size(), other.allocated().size()); i++) {
+      assertEquals(truth.allocated().get(i), other.allocated().get(i), "seed " + seed + " #" + i);
+    }
+    assertEquals(truth.allocated().size(), other.allocated().size(), "seed " + seed);
+    for (int i = 0; i < truth.afterHeartbeat().size(); i++) {
+      assertEquals(
+          truth.afterHeartbeat().get(i),
+          other.afterHeartbeat().get(i),
+          "seed " + seed + " heartbeat " + i);
+    }
+  }
 
   static YarnConfiguration conf(String policyClass) {
     return conf(policyClass, Map.of());

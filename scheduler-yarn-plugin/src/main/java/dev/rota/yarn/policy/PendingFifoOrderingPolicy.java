@@ -1,7 +1,6 @@
 package dev.rota.yarn.policy;
 
 import java.util.Iterator;
-import java.util.NoSuchElementException;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.server.resourcemanager.nodelabels.RMNodeLabelsManager;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceUsage;
@@ -106,39 +105,25 @@ public class PendingFifoOrderingPolicy<S extends SchedulableEntity> extends Fifo
   }
 
   /** FIFO's iterator, idle applications left out once one unreserved application was returned. */
-  static final class SkipIdle<S extends SchedulableEntity> implements Iterator<S> {
-    private final Iterator<S> inner;
+  static final class SkipIdle<S extends SchedulableEntity> extends WalkRefusal.Filtered<S> {
     private final String partition;
     private boolean skipping;
-    private S next;
 
     SkipIdle(Iterator<S> inner, String partition) {
-      this.inner = inner;
+      super(inner);
       this.partition = partition;
     }
 
     @Override
-    public boolean hasNext() {
-      while (next == null && inner.hasNext()) {
-        S candidate = inner.next();
-        if (!skipping || !idle(candidate, partition)) {
-          next = candidate;
-        }
-      }
-      return next != null;
+    boolean keep(S candidate) {
+      return !skipping || !idle(candidate, partition);
     }
 
     @Override
-    public S next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
-      }
-      S out = next;
-      next = null;
+    void returned(S out) {
       if (!skipping && unreserved(out)) {
         skipping = true;
       }
-      return out;
     }
   }
 }

@@ -57,30 +57,52 @@ public final class WalkRefusal {
    */
   static <S extends SchedulableEntity> Iterator<S> leaveOut(Iterator<S> apps) {
     Walk walk = begin();
-    return new Iterator<>() {
-      private S next;
-
+    return new Filtered<>(apps) {
       @Override
-      public boolean hasNext() {
-        while (next == null && apps.hasNext()) {
-          S candidate = apps.next();
-          if (!walk.refuses(candidate)) {
-            next = candidate;
-          }
-        }
-        return next != null;
-      }
-
-      @Override
-      public S next() {
-        if (!hasNext()) {
-          throw new NoSuchElementException();
-        }
-        S out = next;
-        next = null;
-        return out;
+      boolean keep(S candidate) {
+        return !walk.refuses(candidate);
       }
     };
+  }
+
+  /**
+   * The elements of {@code inner} that {@link #keep} accepts, each asked when the walk reaches it
+   * (after the previous one was handled), never earlier.
+   */
+  abstract static class Filtered<S> implements Iterator<S> {
+    private final Iterator<S> inner;
+    private S next;
+
+    Filtered(Iterator<S> inner) {
+      this.inner = inner;
+    }
+
+    abstract boolean keep(S candidate);
+
+    /** Called with each element as it is returned. */
+    void returned(S element) {}
+
+    @Override
+    public final boolean hasNext() {
+      while (next == null && inner.hasNext()) {
+        S candidate = inner.next();
+        if (keep(candidate)) {
+          next = candidate;
+        }
+      }
+      return next != null;
+    }
+
+    @Override
+    public final S next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      S out = next;
+      next = null;
+      returned(out);
+      return out;
+    }
   }
 
   /**
