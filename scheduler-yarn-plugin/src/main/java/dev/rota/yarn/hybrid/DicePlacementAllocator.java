@@ -86,10 +86,10 @@ public class DicePlacementAllocator<N extends SchedulerNode>
 
   /**
    * Tells the leaf queue's walk ({@link WalkRefusal}) that this node refuses the other long
-   * applications alike, so that an ordering which consults it ({@code PendingFifoOrderingPolicy})
-   * leaves them out instead of making CapacityScheduler compute each one's user limit and headroom
-   * to have every request refused here. The rule is posted only where leaving an application out
-   * changes nothing CapacityScheduler would have done:
+   * applications alike, so that an ordering which consults it (Pending-FIFO, Rota's ordering
+   * driver) leaves them out instead of making CapacityScheduler compute each one's user limit and
+   * headroom to have every request refused here. The rule is posted only where leaving an
+   * application out changes nothing CapacityScheduler would have done:
    *
    * <ul>
    *   <li>the walk is for this one node (multi-node placement off: with it, a refusal here says
