@@ -321,29 +321,15 @@ public final class OrderingRun {
   /** {@link #submit(MockRM, AbstractYarnScheduler, int, int, int)} to leaf queue {@code queue}. */
   static ApplicationAttemptId submit(
       MockRM rm, AbstractYarnScheduler<?, ?> cs, int seq, int asks, int mb, String queue) {
-    return submit(rm, cs, seq, asks, mb, queue, false);
+    return submit(rm, cs, seq, asks, mb, queue, false, Set.of());
   }
 
   /**
-   * {@link #submit(MockRM, AbstractYarnScheduler, int, int, int, String)}; with {@code waitsForAm}
-   * the application waits for its ApplicationMaster container, as a submitted one does: its first
-   * container becomes its master container (until then CapacityScheduler treats it as waiting, and
-   * does not report its asks to the queue's ordering policy).
-   */
-  static ApplicationAttemptId submit(
-      MockRM rm,
-      AbstractYarnScheduler<?, ?> cs,
-      int seq,
-      int asks,
-      int mb,
-      String queue,
-      boolean waitsForAm) {
-    return submit(rm, cs, seq, asks, mb, queue, waitsForAm, Set.of());
-  }
-
-  /**
-   * {@link #submit(MockRM, AbstractYarnScheduler, int, int, int, String, boolean)} with application
-   * tags (set before the RM sees the application).
+   * {@link #submit(MockRM, AbstractYarnScheduler, int, int, int, String)} with application tags
+   * (set before the RM sees the application); with {@code waitsForAm} the application waits for its
+   * ApplicationMaster container, as a submitted one does: its first container becomes its master
+   * container (until then CapacityScheduler treats it as waiting, and does not report its asks to
+   * the queue's ordering policy).
    */
   static ApplicationAttemptId submit(
       MockRM rm,

@@ -261,16 +261,7 @@ class PendingFifoSequenceTest {
    * their asks are changed directly on the application attempt.
    */
   static Trace run(YarnConfiguration conf, long seed, boolean viaAllocate) throws Exception {
-    return run(conf, seed, viaAllocate, false);
-  }
-
-  /**
-   * {@link #run(YarnConfiguration, long, boolean)}; with {@code exclusiveLabel} partition {@code x}
-   * is exclusive (no default-partition ask is served on its nodes).
-   */
-  static Trace run(YarnConfiguration conf, long seed, boolean viaAllocate, boolean exclusiveLabel)
-      throws Exception {
-    return run(conf, seed, viaAllocate, exclusiveLabel, new Probe() {});
+    return run(conf, seed, viaAllocate, false, new Probe() {});
   }
 
   /** Called by {@link #run(YarnConfiguration, long, boolean, boolean, Probe)} on its RM. */
@@ -287,7 +278,10 @@ class PendingFifoSequenceTest {
     default void end(MockRM rm) {}
   }
 
-  /** {@link #run(YarnConfiguration, long, boolean, boolean)}, probed. */
+  /**
+   * {@link #run(YarnConfiguration, long, boolean)}, probed; with {@code exclusiveLabel} partition
+   * {@code x} is exclusive (no default-partition ask is served on its nodes).
+   */
   static Trace run(
       YarnConfiguration conf, long seed, boolean viaAllocate, boolean exclusiveLabel, Probe probe)
       throws Exception {

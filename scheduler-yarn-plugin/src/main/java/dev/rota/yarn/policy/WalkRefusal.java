@@ -44,19 +44,14 @@ public final class WalkRefusal {
 
   private WalkRefusal() {}
 
-  /** Begins a walk on this thread, forgetting any earlier walk's rule. */
-  static Walk begin() {
-    Walk walk = CURRENT.get();
-    walk.rule = null;
-    return walk;
-  }
-
   /**
-   * Begins a walk on this thread over {@code apps}: the applications in their order, without those
-   * a rule posted during the walk refuses, each asked when the queue would reach it.
+   * Begins a walk on this thread over {@code apps}, forgetting any earlier walk's rule: the
+   * applications in their order, without those a rule posted during the walk refuses, each asked
+   * when the queue would reach it.
    */
   static <S extends SchedulableEntity> Iterator<S> leaveOut(Iterator<S> apps) {
-    Walk walk = begin();
+    Walk walk = CURRENT.get();
+    walk.rule = null;
     return new Filtered<>(apps) {
       @Override
       boolean keep(S candidate) {
