@@ -34,8 +34,12 @@ public final class DemandSeries {
   private Peaks peaks;
   private Sums sums;
 
-  /** Prefix sums per resource; a final field publishes the filled rows safely to other threads. */
-  private record Sums(long[][] rows) {}
+  /**
+   * Prefix sums, slot-major: {@code at[4k + r]} is resource r summed over slots 0..k, so the four
+   * sums a score reads share a cache line (a ranking reads them for every waiting executor). A
+   * final field publishes the filled array safely to other threads.
+   */
+  private record Sums(long[] at) {}
 
   private record Peaks(long[] max, int flatMask) {}
 
@@ -247,21 +251,19 @@ public final class DemandSeries {
     }
     Sums cached = sums;
     if (cached == null) {
-      long[][] known = new long[4][];
+      int len = length();
+      long[] at = new long[4 * len];
       for (int q = 0; q < 4; q++) {
-        long[] row = milli[q];
-        long[] acc = new long[row.length];
         long sum = 0;
-        for (int k = 0; k < row.length; k++) {
-          sum += row[k];
-          acc[k] = sum;
+        for (int k = 0; k < len; k++) {
+          sum += milli[q][k];
+          at[4 * k + q] = sum;
         }
-        known[q] = acc;
       }
-      cached = new Sums(known);
+      cached = new Sums(at);
       sums = cached;
     }
-    return cached.rows()[r][n - 1];
+    return cached.at()[4 * (n - 1) + r];
   }
 
   /** The largest demand for {@code r} over the series, in thousandths of {@code r}'s unit. */

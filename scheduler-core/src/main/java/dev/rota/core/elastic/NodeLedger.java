@@ -263,6 +263,48 @@ public final class NodeLedger implements Ledger {
     return integrate(end, candidate);
   }
 
+  /**
+   * {@code fragmentationWith(candidate).over(kept).drr()}, bit for bit, without building either:
+   * the score a MinFrag ranking computes for every waiting executor on each heartbeat.
+   *
+   * @param kept the resources that take part, bit {@code r} for resource ordinal r
+   */
+  public double drrWith(DemandSeries candidate, int kept) {
+    return scoreWith(candidate, kept, false);
+  }
+
+  /** {@code fragmentationWith(candidate).over(kept).trc()}, bit for bit, as {@link #drrWith}. */
+  public double trcWith(DemandSeries candidate, int kept) {
+    return scoreWith(candidate, kept, true);
+  }
+
+  private double scoreWith(DemandSeries candidate, int kept, boolean total) {
+    checkLength(candidate);
+    long end = current + candidate.length();
+    if (!finishes.isEmpty()) {
+      end = Math.min(end, finishes.peek().finish());
+    }
+    long slots = end - current;
+    double max = Double.NEGATIVE_INFINITY;
+    double sum = 0;
+    for (int ri = 0; ri < 4; ri++) {
+      long cap = capacity[ri];
+      if (cap == 0 || (kept & (1 << ri)) == 0 || slots <= 0) {
+        continue; // takes no part, as in Fragmentation
+      }
+      long capInt = Math.multiplyExact(cap, slots);
+      int n = (int) slots;
+      long remaining = capInt - sumOver(ri, n) - candidate.milliSum(ri, n);
+      double share = (double) remaining / capInt;
+      max = Math.max(max, share);
+      sum += share;
+    }
+    if (total) {
+      return sum;
+    }
+    return max == Double.NEGATIVE_INFINITY ? 1.0 : max;
+  }
+
   private Fragmentation integrate(long end, DemandSeries candidate) {
     int slots = (int) (end - current); // within the horizon: end <= current + a series' length
     long[] remaining = new long[4];

@@ -8,9 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.core.model.Resource;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
@@ -201,6 +203,38 @@ class ElasticLedgerTest {
                 assertEquals(
                     integral(l, r, withEnd, w), with.remaining(r), r + " with a candidate");
                 assertEquals(integral(l, r, aloneEnd, null), alone.remaining(r), r + " alone");
+              }
+            });
+    assertTrue(checked > 1000, "checks made: " + checked);
+  }
+
+  /**
+   * The scores a ranking computes without building a {@link Fragmentation} ({@code drrWith}, {@code
+   * trcWith}) are the same doubles, bit for bit, as DRR and TRC of {@code
+   * fragmentationWith(candidate).over(kept)}, for every subset of the resources, on random ledgers.
+   */
+  @Test
+  void rankingScoresEqualTheFragmentationsBitForBit() {
+    int checked =
+        onRandomLedgers(
+            13,
+            (l, w) -> {
+              for (int kept = 1; kept < 16; kept++) {
+                Set<ElasticResource> set = new HashSet<>();
+                for (ElasticResource r : ElasticResource.all()) {
+                  if ((kept & (1 << r.ordinal())) != 0) {
+                    set.add(r);
+                  }
+                }
+                Fragmentation f = l.fragmentationWith(w).over(set);
+                assertEquals(
+                    Double.doubleToRawLongBits(f.drr()),
+                    Double.doubleToRawLongBits(l.drrWith(w, kept)),
+                    "DRR over " + set + ": " + f);
+                assertEquals(
+                    Double.doubleToRawLongBits(f.trc()),
+                    Double.doubleToRawLongBits(l.trcWith(w, kept)),
+                    "TRC over " + set + ": " + f);
               }
             });
     assertTrue(checked > 1000, "checks made: " + checked);
