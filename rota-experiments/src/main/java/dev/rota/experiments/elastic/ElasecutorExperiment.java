@@ -800,7 +800,8 @@ public final class ElasecutorExperiment implements Experiment {
    */
   private static void sweep(Setting setting, List<ReproRow> rows, Path outDir, Plotter plotter)
       throws IOException {
-    double[] covs = {0, 0.1, 0.2, 0.3, 0.5};
+    // 2% and 5% resolve where the gain changes sign (between 0 and 10% in the first sweep)
+    double[] covs = {0, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5};
     double[] gain = new double[covs.length];
     int seeds = SWEEP_SEEDS;
     for (int i = 0; i < covs.length; i++) {
