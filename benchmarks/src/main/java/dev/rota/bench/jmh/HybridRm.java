@@ -136,12 +136,15 @@ final class HybridRm implements AutoCloseable {
 
   /**
    * Submits application {@code seq} asking for {@code asks} containers of 1 GiB / 1 vcore anywhere;
-   * {@code tags} are its application tags ({@code rota-short} makes it SHORT).
+   * {@code tags} are its application tags ({@code rota-short} makes it SHORT), {@code properties}
+   * its scheduling properties (e.g. an Elasecutor series).
    */
-  SchedulerApplicationAttempt submit(int seq, int asks, Set<String> tags) {
+  SchedulerApplicationAttempt submit(
+      int seq, int asks, Set<String> tags, Map<String, String> properties) {
     ApplicationId appId = ApplicationId.newInstance(100, seq);
     ApplicationAttemptId attemptId = ApplicationAttemptId.newInstance(appId, 1);
     ApplicationSubmissionContext context = Records.newRecord(ApplicationSubmissionContext.class);
+    context.setApplicationSchedulingPropertiesMap(properties);
     RMAppAttempt attempt =
         fixed(
             RMAppAttempt.class,
@@ -163,6 +166,7 @@ final class HybridRm implements AutoCloseable {
                 "getQueue", "default",
                 "getApplicationType", "YARN",
                 "getApplicationSubmissionContext", context,
+                "getApplicationSchedulingEnvs", properties,
                 "getCurrentAppAttempt", attempt));
     rm.getRMContext().getRMApps().put(appId, app);
     cs.handle(new AppAddedSchedulerEvent(appId, "default", "user" + (seq % 10)));

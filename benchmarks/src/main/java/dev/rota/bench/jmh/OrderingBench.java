@@ -57,7 +57,7 @@ public class OrderingBench {
     offerFifo.configure(Map.of("policy-class", "dev.rota.core.baseline.FifoPolicy"));
     eunomia.configure(Map.of("policy-class", "dev.rota.core.eunomia.EunomiaPolicy"));
     for (int a = 0; a < apps; a++) {
-      FiCaSchedulerApp app = (FiCaSchedulerApp) rm.submit(a + 1, 8, Set.of());
+      FiCaSchedulerApp app = (FiCaSchedulerApp) rm.submit(a + 1, 8, Set.of(), Map.of());
       for (OrderingPolicy<FiCaSchedulerApp> p : policies()) {
         p.addSchedulableEntity(app);
       }

@@ -1,5 +1,6 @@
 package dev.rota.bench.jmh;
 
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -48,7 +49,7 @@ public class PlacementBench {
   @SuppressWarnings("unchecked")
   public void setUp() throws Exception {
     rm = new HybridRm(1_000);
-    SchedulerApplicationAttempt app = rm.submit(1, 100, Set.of());
+    SchedulerApplicationAttempt app = rm.submit(1, 100, Set.of(), Map.of());
     SchedulerRequestKey key = app.getAppSchedulingInfo().getSchedulerKeys().iterator().next();
     dice =
         (AppPlacementAllocator<SchedulerNode>)

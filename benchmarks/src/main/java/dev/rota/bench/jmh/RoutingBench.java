@@ -2,6 +2,7 @@ package dev.rota.bench.jmh;
 
 import dev.rota.yarn.hybrid.HybridRoutingProcessor;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.yarn.ams.ApplicationMasterServiceContext;
@@ -84,8 +85,8 @@ public class RoutingBench {
   @Setup
   public void setUp() throws Exception {
     rm = new HybridRm(nodes);
-    longApp = rm.submit(1, 20, Set.of()).getApplicationAttemptId();
-    shortApp = rm.submit(2, 20, Set.of("rota-short")).getApplicationAttemptId();
+    longApp = rm.submit(1, 20, Set.of(), Map.of()).getApplicationAttemptId();
+    shortApp = rm.submit(2, 20, Set.of("rota-short"), Map.of()).getApplicationAttemptId();
     // one heartbeat of every node: the long application's containers are placed (long work on the
     // nodes), and the router's per-node loads are taken, as in a running cluster
     for (RMNode n : rm.nodes) {

@@ -13,7 +13,7 @@ import org.openjdk.jmh.results.RunResult;
 /**
  * The JMH smoke: {@code rota-bench jmh --quick} on three of the benchmark classes (one parameter
  * each), two on the core policies and one on a real in-process ResourceManager (each forked JVM
- * that builds one costs about 15 s, too much to run all nine classes in every build). Every
+ * that builds one costs about 15 s, too much to run all ten classes in every build). Every
  * benchmark must produce a positive, finite score and the table must pair it with its stock
  * baseline; no timing is asserted.
  */

@@ -1,0 +1,148 @@
+package dev.rota.bench.jmh;
+
+import dev.rota.core.elastic.DemandSeries;
+import dev.rota.core.elastic.ElasticResource;
+import dev.rota.core.elastic.ElasticSettings;
+import dev.rota.core.elastic.SeriesText;
+import dev.rota.yarn.elastic.ElasticRmPolicy;
+import dev.rota.yarn.policy.Heartbeat;
+import dev.rota.yarn.policy.NodeSpecs;
+import dev.rota.yarn.policy.OfferOrderingPolicy;
+import java.util.EnumMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerApp;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.FifoOrderingPolicy;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.IteratorSelector;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.OrderingPolicy;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * Elasecutor's choice as the ResourceManager makes it on a worker heartbeat (issue #12,
+ * Performance): the leaf queue's {@link OrderingPolicy} asked for its assignment iterator inside a
+ * node heartbeat's scope, and its first application. Stock {@link FifoOrderingPolicy} (the same
+ * heartbeat without Elasecutor) beside Rota's {@link OfferOrderingPolicy} with {@code
+ * dev.rota.yarn.elastic.ElasticOrdering} as {@code conf/elastic/} configures a queue: MinFrag
+ * ({@code rotaMinFrag}) and the peak-based Tetris ({@code rotaTetris}). Each holds the same {@code
+ * pending} real CapacityScheduler applications of a plain {@code RotaCapacityScheduler} with 1,000
+ * nodes of 8 GiB / 8 vcores; every application carries its own series ({@code rota.elastic.series},
+ * the scheduling property) over the one-hour horizon (1,200 slots of 3 s; vcores 1–4, memory 1–4
+ * GiB, a new level every 3 minutes), and its executors are pending. The heartbeating node's ledger
+ * holds nothing, so every application fits and is scored over its whole series, as in {@link
+ * ElasticChoiceBench}; what this adds is everything the RM does around the core policy: the views
+ * of CapacityScheduler's applications and node, the driver's checks, the order handed back.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class ElasticHeartbeatBench {
+
+  @Param({"16", "128", "1024"})
+  public int pending;
+
+  private HybridRm rm;
+  private final FifoOrderingPolicy<FiCaSchedulerApp> fifo = new FifoOrderingPolicy<>();
+  final OfferOrderingPolicy minFrag = new OfferOrderingPolicy(); // read by its test
+  private final OfferOrderingPolicy tetris = new OfferOrderingPolicy();
+  private Heartbeat heartbeat;
+
+  @Setup
+  public void setUp() throws Exception {
+    rm = new HybridRm(1_000, false);
+    minFrag.configure(Map.of("policy-class", "dev.rota.yarn.elastic.ElasticOrdering"));
+    tetris.configure(
+        Map.of(
+            "policy-class", "dev.rota.yarn.elastic.ElasticOrdering", "elastic.variant", "tetris"));
+    SplittableRandom random = new SplittableRandom(12);
+    int slots = ElasticSettings.DEFAULT_HORIZON_SLOTS;
+    for (int a = 0; a < pending; a++) {
+      Map<ElasticResource, double[]> v = new EnumMap<>(ElasticResource.class);
+      v.put(ElasticResource.CPU, wave(random, slots, 1, 4));
+      v.put(ElasticResource.MEMORY, wave(random, slots, 1024, 4096));
+      String series = SeriesText.format(DemandSeries.of(v), ElasticSettings.DEFAULT_SLOT_SECONDS);
+      FiCaSchedulerApp app =
+          (FiCaSchedulerApp) rm.submit(a + 1, 8, Set.of(), Map.of(SeriesText.PROPERTY, series));
+      for (OrderingPolicy<FiCaSchedulerApp> p : policies()) {
+        p.addSchedulableEntity(app);
+      }
+    }
+    heartbeat =
+        new Heartbeat(
+            ((CapacityScheduler) rm.cs)::getAllNodes,
+            1,
+            rm.nodes.get(500).getNodeID(),
+            rm.cs.getClock(),
+            rm.cs::getApplicationAttempt,
+            new NodeSpecs());
+    for (OrderingPolicy<FiCaSchedulerApp> p : policies()) {
+      if (first(p) == null) {
+        throw new IllegalStateException(p.getInfo() + " offers no application");
+      }
+    }
+    for (OfferOrderingPolicy p : List.of(minFrag, tetris)) {
+      // every application must have been scored against the node's ledger (elastic, fitting)
+      int scored = ((ElasticRmPolicy) p.policyOrNull()).packing().lastScores().size();
+      if (scored != pending) {
+        throw new IllegalStateException(p.getInfo() + " scored " + scored + " of " + pending);
+      }
+    }
+  }
+
+  /** Whole integers between {@code lo} and {@code hi}, a new level every 60 slots. */
+  private static double[] wave(SplittableRandom random, int slots, int lo, int hi) {
+    double[] out = new double[slots];
+    double level = lo;
+    for (int k = 0; k < slots; k++) {
+      if (k % 60 == 0) {
+        level = lo + random.nextInt(hi - lo + 1);
+      }
+      out[k] = level;
+    }
+    return out;
+  }
+
+  private List<OrderingPolicy<FiCaSchedulerApp>> policies() {
+    return List.of(fifo, minFrag, tetris);
+  }
+
+  @TearDown
+  public void tearDown() {
+    rm.close();
+  }
+
+  private FiCaSchedulerApp first(OrderingPolicy<FiCaSchedulerApp> p) {
+    try (Heartbeat.Scope s = Heartbeat.enter(heartbeat)) {
+      Iterator<FiCaSchedulerApp> it =
+          p.getAssignmentIterator(IteratorSelector.EMPTY_ITERATOR_SELECTOR);
+      return it.hasNext() ? it.next() : null;
+    }
+  }
+
+  @Benchmark
+  public FiCaSchedulerApp stockFifo() {
+    return first(fifo);
+  }
+
+  @Benchmark
+  public FiCaSchedulerApp rotaMinFrag() {
+    return first(minFrag);
+  }
+
+  @Benchmark
+  public FiCaSchedulerApp rotaTetris() {
+    return first(tetris);
+  }
+}

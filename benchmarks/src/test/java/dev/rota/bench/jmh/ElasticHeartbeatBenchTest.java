@@ -1,0 +1,42 @@
+package dev.rota.bench.jmh;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import dev.rota.yarn.elastic.ElasticRmPolicy;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The state {@link ElasticHeartbeatBench} claims, without JMH's forks (each would build its own
+ * ResourceManager): every application reaches Elasecutor as elastic and is scored against the
+ * heartbeating node's ledger (its set-up fails otherwise), and each of the three paths offers an
+ * application: stock FIFO the first submitted, MinFrag the one of lowest DRR.
+ */
+class ElasticHeartbeatBenchTest {
+
+  @Test
+  void everyApplicationIsScoredAndEveryPathOffersOne() throws Exception {
+    ElasticHeartbeatBench bench = new ElasticHeartbeatBench();
+    bench.pending = 16;
+    bench.setUp();
+    try {
+      assertEquals("application_100_0001", bench.stockFifo().getApplicationId().toString(), "FIFO");
+      String first = bench.rotaMinFrag().getApplicationId().toString();
+      Map<String, Double> scores =
+          ((ElasticRmPolicy) bench.minFrag.policyOrNull()).packing().lastScores();
+      assertEquals(16, scores.size(), "scored: " + scores);
+      String lowest =
+          scores.entrySet().stream()
+              .min(
+                  Map.Entry.<String, Double>comparingByValue()
+                      .thenComparing(Map.Entry.comparingByKey()))
+              .orElseThrow()
+              .getKey();
+      assertEquals(lowest, first, "MinFrag offers the lowest DRR first: " + scores);
+      assertNotNull(bench.rotaTetris(), "Tetris");
+    } finally {
+      bench.tearDown();
+    }
+  }
+}
