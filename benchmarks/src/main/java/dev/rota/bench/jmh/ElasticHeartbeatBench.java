@@ -37,11 +37,14 @@ import org.openjdk.jmh.annotations.TearDown;
  * heartbeat without Elasecutor) beside Rota's {@link OfferOrderingPolicy} with {@code
  * dev.rota.yarn.elastic.ElasticOrdering} as {@code conf/elastic/} configures a queue: MinFrag
  * ({@code rotaMinFrag}) and the peak-based Tetris ({@code rotaTetris}). Each holds the same {@code
- * pending} real CapacityScheduler applications of a plain {@code RotaCapacityScheduler} with 1,000
- * nodes of 8 GiB / 8 vcores; every application carries its own series ({@code rota.elastic.series},
- * the scheduling property) over the one-hour horizon (1,200 slots of 3 s; vcores 1–4, memory 1–4
- * GiB, a new level every 3 minutes), and its executors are pending. The heartbeating node's ledger
- * holds nothing, so every application fits and is scored over its whole series, as in {@link
+ * pending} executors, asked by real CapacityScheduler applications of a plain {@code
+ * RotaCapacityScheduler} with 1,000 nodes of 8 GiB / 8 vcores: {@code executorsPerApp} = 1, every
+ * executor its own application (the most a ranking can cost: CapacityScheduler orders applications,
+ * and each has its own series to score), or 20, the paper's executors per application (Table I; the
+ * last application asks the rest). Every application carries its own series ({@code
+ * rota.elastic.series}, the scheduling property) over the one-hour horizon (1,200 slots of 3 s;
+ * vcores 1–4, memory 1–4 GiB, a new level every 3 minutes). The heartbeating node's ledger holds
+ * nothing, so every application fits and is scored over its whole series, as in {@link
  * ElasticChoiceBench}; what this adds is everything the RM does around the core policy: the views
  * of CapacityScheduler's applications and node, the driver's checks, the order handed back.
  */
@@ -52,6 +55,9 @@ public class ElasticHeartbeatBench {
 
   @Param({"16", "128", "1024"})
   public int pending;
+
+  @Param({"1", "20"})
+  public int executorsPerApp;
 
   private HybridRm rm;
   private final FifoOrderingPolicy<FiCaSchedulerApp> fifo = new FifoOrderingPolicy<>();
@@ -68,13 +74,19 @@ public class ElasticHeartbeatBench {
             "policy-class", "dev.rota.yarn.elastic.ElasticOrdering", "elastic.variant", "tetris"));
     SplittableRandom random = new SplittableRandom(12);
     int slots = ElasticSettings.DEFAULT_HORIZON_SLOTS;
-    for (int a = 0; a < pending; a++) {
+    int apps = (pending + executorsPerApp - 1) / executorsPerApp;
+    for (int a = 0; a < apps; a++) {
       Map<ElasticResource, double[]> v = new EnumMap<>(ElasticResource.class);
       v.put(ElasticResource.CPU, wave(random, slots, 1, 4));
       v.put(ElasticResource.MEMORY, wave(random, slots, 1024, 4096));
       String series = SeriesText.format(DemandSeries.of(v), ElasticSettings.DEFAULT_SLOT_SECONDS);
       FiCaSchedulerApp app =
-          (FiCaSchedulerApp) rm.submit(a + 1, 8, Set.of(), Map.of(SeriesText.PROPERTY, series));
+          (FiCaSchedulerApp)
+              rm.submit(
+                  a + 1,
+                  Math.min(executorsPerApp, pending - a * executorsPerApp),
+                  Set.of(),
+                  Map.of(SeriesText.PROPERTY, series));
       for (OrderingPolicy<FiCaSchedulerApp> p : policies()) {
         p.addSchedulableEntity(app);
       }
@@ -95,8 +107,8 @@ public class ElasticHeartbeatBench {
     for (OfferOrderingPolicy p : List.of(minFrag, tetris)) {
       // every application must have been scored against the node's ledger (elastic, fitting)
       int scored = ((ElasticRmPolicy) p.policyOrNull()).packing().lastScores().size();
-      if (scored != pending) {
-        throw new IllegalStateException(p.getInfo() + " scored " + scored + " of " + pending);
+      if (scored != apps) {
+        throw new IllegalStateException(p.getInfo() + " scored " + scored + " of " + apps);
       }
     }
   }

@@ -19,6 +19,7 @@ class ElasticHeartbeatBenchTest {
   void everyApplicationIsScoredAndEveryPathOffersOne() throws Exception {
     ElasticHeartbeatBench bench = new ElasticHeartbeatBench();
     bench.pending = 16;
+    bench.executorsPerApp = 1;
     bench.setUp();
     try {
       assertEquals("application_100_0001", bench.stockFifo().getApplicationId().toString(), "FIFO");
