@@ -3,6 +3,8 @@ package dev.rota.bench.jmh;
 import dev.rota.bench.InProcessRm;
 import dev.rota.yarn.RotaCapacityScheduler;
 import dev.rota.yarn.hybrid.HybridRuntime;
+import dev.rota.yarn.policy.Heartbeat;
+import dev.rota.yarn.policy.NodeSpecs;
 import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,10 +30,14 @@ import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicationAttempt;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacitySchedulerConfiguration;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerApp;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAddedSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptAddedSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeAddedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.IteratorSelector;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.OrderingPolicy;
 import org.apache.hadoop.yarn.util.Records;
 
 /**
@@ -215,6 +221,28 @@ final class HybridRm implements AutoCloseable {
               }
               return null;
             }));
+  }
+
+  /** A heartbeat of node {@code index}, scoped as {@code RotaCapacityScheduler.nodeUpdate} does. */
+  Heartbeat heartbeat(int index) {
+    return new Heartbeat(
+        ((CapacityScheduler) cs)::getAllNodes,
+        1,
+        nodes.get(index).getNodeID(),
+        cs.getClock(),
+        cs::getApplicationAttempt,
+        new NodeSpecs());
+  }
+
+  /**
+   * The first application {@code policy} offers for an assignment inside {@code heartbeat}'s scope,
+   * as a leaf queue asks on the heartbeat path; null when it offers none.
+   */
+  static FiCaSchedulerApp first(Heartbeat heartbeat, OrderingPolicy<FiCaSchedulerApp> policy) {
+    try (Heartbeat.Scope s = Heartbeat.enter(heartbeat)) {
+      var it = policy.getAssignmentIterator(IteratorSelector.EMPTY_ITERATOR_SELECTOR);
+      return it.hasNext() ? it.next() : null;
+    }
   }
 
   static ResourceRequest anyAsk(int asks) {

@@ -1,17 +1,13 @@
 package dev.rota.bench.jmh;
 
 import dev.rota.yarn.policy.Heartbeat;
-import dev.rota.yarn.policy.NodeSpecs;
 import dev.rota.yarn.policy.OfferOrderingPolicy;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerApp;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.FairOrderingPolicy;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.FifoOrderingPolicy;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.IteratorSelector;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.OrderingPolicy;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -62,14 +58,7 @@ public class OrderingBench {
         p.addSchedulableEntity(app);
       }
     }
-    heartbeat =
-        new Heartbeat(
-            ((CapacityScheduler) rm.cs)::getAllNodes,
-            1,
-            rm.nodes.get(500).getNodeID(),
-            rm.cs.getClock(),
-            rm.cs::getApplicationAttempt,
-            new NodeSpecs());
+    heartbeat = rm.heartbeat(500);
     for (OrderingPolicy<FiCaSchedulerApp> p : policies()) {
       if (first(p) == null) {
         throw new IllegalStateException(p.getInfo() + " offers no application");
@@ -87,11 +76,7 @@ public class OrderingBench {
   }
 
   private FiCaSchedulerApp first(OrderingPolicy<FiCaSchedulerApp> p) {
-    try (Heartbeat.Scope s = Heartbeat.enter(heartbeat)) {
-      Iterator<FiCaSchedulerApp> it =
-          p.getAssignmentIterator(IteratorSelector.EMPTY_ITERATOR_SELECTOR);
-      return it.hasNext() ? it.next() : null;
-    }
+    return HybridRm.first(heartbeat, p);
   }
 
   @Benchmark
