@@ -89,7 +89,7 @@ public class ElasticHeartbeatBench {
     }
     heartbeat = rm.heartbeat(500);
     for (OrderingPolicy<FiCaSchedulerApp> p : policies()) {
-      if (first(p) == null) {
+      if (HybridRm.first(heartbeat, p) == null) {
         throw new IllegalStateException(p.getInfo() + " offers no application");
       }
     }
@@ -124,22 +124,18 @@ public class ElasticHeartbeatBench {
     rm.close();
   }
 
-  private FiCaSchedulerApp first(OrderingPolicy<FiCaSchedulerApp> p) {
-    return HybridRm.first(heartbeat, p);
-  }
-
   @Benchmark
   public FiCaSchedulerApp stockFifo() {
-    return first(fifo);
+    return HybridRm.first(heartbeat, fifo);
   }
 
   @Benchmark
   public FiCaSchedulerApp rotaMinFrag() {
-    return first(minFrag);
+    return HybridRm.first(heartbeat, minFrag);
   }
 
   @Benchmark
   public FiCaSchedulerApp rotaTetris() {
-    return first(tetris);
+    return HybridRm.first(heartbeat, tetris);
   }
 }

@@ -60,7 +60,7 @@ public class OrderingBench {
     }
     heartbeat = rm.heartbeat(500);
     for (OrderingPolicy<FiCaSchedulerApp> p : policies()) {
-      if (first(p) == null) {
+      if (HybridRm.first(heartbeat, p) == null) {
         throw new IllegalStateException(p.getInfo() + " offers no application");
       }
     }
@@ -75,27 +75,23 @@ public class OrderingBench {
     rm.close();
   }
 
-  private FiCaSchedulerApp first(OrderingPolicy<FiCaSchedulerApp> p) {
-    return HybridRm.first(heartbeat, p);
-  }
-
   @Benchmark
   public FiCaSchedulerApp stockFifo() {
-    return first(fifo);
+    return HybridRm.first(heartbeat, fifo);
   }
 
   @Benchmark
   public FiCaSchedulerApp stockFair() {
-    return first(fair);
+    return HybridRm.first(heartbeat, fair);
   }
 
   @Benchmark
   public FiCaSchedulerApp rotaOfferFifo() {
-    return first(offerFifo);
+    return HybridRm.first(heartbeat, offerFifo);
   }
 
   @Benchmark
   public FiCaSchedulerApp rotaEunomia() {
-    return first(eunomia);
+    return HybridRm.first(heartbeat, eunomia);
   }
 }

@@ -255,12 +255,20 @@ public final class NodeLedger implements Ledger {
    * counts the candidate's finish).
    */
   public Fragmentation fragmentationWith(DemandSeries candidate) {
+    return integrate(endWith(candidate), candidate);
+  }
+
+  /**
+   * t* of θ(i, j): the earliest predicted finish among the committed executors and {@code
+   * candidate} started now.
+   */
+  private long endWith(DemandSeries candidate) {
     checkLength(candidate);
     long end = current + candidate.length();
     if (!finishes.isEmpty()) {
       end = Math.min(end, finishes.peek().finish());
     }
-    return integrate(end, candidate);
+    return end;
   }
 
   /**
@@ -279,12 +287,7 @@ public final class NodeLedger implements Ledger {
   }
 
   private double scoreWith(DemandSeries candidate, int kept, boolean total) {
-    checkLength(candidate);
-    long end = current + candidate.length();
-    if (!finishes.isEmpty()) {
-      end = Math.min(end, finishes.peek().finish());
-    }
-    long slots = end - current;
+    long slots = endWith(candidate) - current;
     double max = Double.NEGATIVE_INFINITY;
     double sum = 0;
     for (int ri = 0; ri < 4; ri++) {
@@ -293,9 +296,7 @@ public final class NodeLedger implements Ledger {
         continue; // takes no part, as in Fragmentation
       }
       long capInt = Math.multiplyExact(cap, slots);
-      int n = (int) slots;
-      long remaining = capInt - sumOver(ri, n) - candidate.milliSum(ri, n);
-      double share = (double) remaining / capInt;
+      double share = (double) remaining(ri, (int) slots, capInt, candidate) / capInt;
       max = Math.max(max, share);
       sum += share;
     }
@@ -316,14 +317,19 @@ public final class NodeLedger implements Ledger {
       }
       capInt[ri] = Math.multiplyExact(cap, (long) slots);
       if (slots > 0) {
-        long sum = capInt[ri] - sumOver(ri, slots);
-        if (candidate != null) {
-          sum -= candidate.milliSum(ri, slots);
-        }
-        remaining[ri] = sum;
+        remaining[ri] = remaining(ri, slots, capInt[ri], candidate);
       }
     }
     return new Fragmentation(slots, remaining, capInt);
+  }
+
+  /**
+   * R(r) over the {@code n >= 1} slots from the current one: {@code capInt} (the capacity over
+   * them) less what is committed and what {@code candidate} (null: none) demands.
+   */
+  private long remaining(int r, int n, long capInt, DemandSeries candidate) {
+    long left = capInt - sumOver(r, n);
+    return candidate == null ? left : left - candidate.milliSum(r, n);
   }
 
   /** The ring's sum of resource {@code r} over the {@code n >= 1} slots from the current one. */
