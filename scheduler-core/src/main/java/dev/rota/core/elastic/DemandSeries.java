@@ -29,9 +29,16 @@ public final class DemandSeries {
 
   private final long[][] milli; // [resource ordinal][slot]
   private final int[] stageEnds;
-  // per-resource peaks and flatness, computed on first use (the series is immutable); a record's
-  // final fields publish it safely to other threads
-  private Peaks peaks;
+  // the length, per-resource peaks and flatness, held in the object itself: a heartbeat's ranking
+  // reads them for every waiting executor, and each array behind a reference is one more load
+  // from memory that is rarely in cache (a series is tens of KB)
+  private final int length;
+  private final long peak0;
+  private final long peak1;
+  private final long peak2;
+  private final long peak3;
+  private final int flatMask;
+  // computed on first use (the series is immutable); a record's final field publishes it safely
   private Sums sums;
 
   /**
@@ -41,11 +48,29 @@ public final class DemandSeries {
    */
   private record Sums(long[] at) {}
 
-  private record Peaks(long[] max, int flatMask) {}
-
   private DemandSeries(long[][] milli, int[] stageEnds) {
     this.milli = milli;
     this.stageEnds = stageEnds;
+    this.length = milli[0].length;
+    long[] max = new long[4];
+    int flat = 0;
+    for (int r = 0; r < 4; r++) {
+      long hi = 0;
+      long lo = Long.MAX_VALUE;
+      for (long v : milli[r]) {
+        hi = Math.max(hi, v);
+        lo = Math.min(lo, v);
+      }
+      max[r] = hi;
+      if (lo == hi) {
+        flat |= 1 << r;
+      }
+    }
+    this.peak0 = max[0];
+    this.peak1 = max[1];
+    this.peak2 = max[2];
+    this.peak3 = max[3];
+    this.flatMask = flat;
   }
 
   /**
@@ -218,7 +243,7 @@ public final class DemandSeries {
 
   /** Number of slots; the executor is predicted to finish after the last. */
   public int length() {
-    return milli[0].length;
+    return length;
   }
 
   /**
@@ -268,7 +293,18 @@ public final class DemandSeries {
 
   /** The largest demand for {@code r} over the series, in thousandths of {@code r}'s unit. */
   public long peakMilli(ElasticResource r) {
-    return peaks().max()[r.ordinal()];
+    return peakMilli(r.ordinal());
+  }
+
+  /** {@link #peakMilli(ElasticResource)} by resource ordinal. */
+  long peakMilli(int r) {
+    return switch (r) {
+      case 0 -> peak0;
+      case 1 -> peak1;
+      case 2 -> peak2;
+      case 3 -> peak3;
+      default -> throw new IndexOutOfBoundsException("resource ordinal " + r);
+    };
   }
 
   /**
@@ -276,31 +312,7 @@ public final class DemandSeries {
    * that value).
    */
   boolean isFlat(int r) {
-    return (peaks().flatMask() & (1 << r)) != 0;
-  }
-
-  /** The per-resource peaks and flatness, computed once: the series is immutable. */
-  private Peaks peaks() {
-    Peaks known = peaks;
-    if (known == null) {
-      long[] p = new long[4];
-      int flat = 0;
-      for (int r = 0; r < 4; r++) {
-        long max = 0;
-        long min = Long.MAX_VALUE;
-        for (long v : milli[r]) {
-          max = Math.max(max, v);
-          min = Math.min(min, v);
-        }
-        p[r] = max;
-        if (min == max) {
-          flat |= 1 << r;
-        }
-      }
-      known = new Peaks(p, flat);
-      peaks = known;
-    }
-    return known;
+    return (flatMask & (1 << r)) != 0;
   }
 
   /** The largest demand for {@code r} over the series, in {@code r}'s unit. */

@@ -184,7 +184,7 @@ public final class NodeLedger implements Ledger {
    */
   private boolean fitsWith(int r, DemandSeries series, int n, long cap) {
     long max = maxOver(r, n);
-    long peak = series.peakMilli(ElasticResource.all().get(r));
+    long peak = series.peakMilli(r);
     if (max + peak <= cap) {
       return true;
     }

@@ -8,8 +8,7 @@ import dev.rota.core.policy.Decision;
 import dev.rota.core.policy.JobView;
 import dev.rota.core.policy.Ledger;
 import dev.rota.core.policy.OfferPolicy;
-import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -174,7 +173,7 @@ public final class PackingPolicy implements OfferPolicy {
   private final ElasticSettings settings;
   private final DemandSource demands;
   private final Map<String, NodeLedger> ledgers = new HashMap<>();
-  private final Map<String, Known> known = new HashMap<>();
+  private final Map<String, Memo> known = new HashMap<>();
   // one memo per distinct reserved series in known, so that rank checks and scores it once
   private final Map<DemandSeries, Memo> distinct = new HashMap<>();
   // the managed resources as a bit mask (bit r for resource ordinal r), for the ledger's scores
@@ -185,7 +184,7 @@ public final class PackingPolicy implements OfferPolicy {
   // the latest node ranking's fitting candidates with their scores, never changed once published:
   // lastScores() builds its map on demand, not every heartbeat (the map was 29 % of rank at 5,000
   // nodes, docs/performance.md)
-  private volatile List<Scored> lastScored = List.of();
+  private volatile Scores lastScored = new Scores(new JobView[0], new double[0], 0);
   private java.util.function.BiConsumer<String, NodeLedger.Committed> commitListener = (n, c) -> {};
 
   public PackingPolicy(Variant variant, ElasticSettings settings, DemandSource demands) {
@@ -233,9 +232,11 @@ public final class PackingPolicy implements OfferPolicy {
    * Read from any thread.
    */
   public Map<String, Double> lastScores() {
+    Scores last = lastScored;
     Map<String, Double> out = new HashMap<>();
-    for (Scored s : lastScored) {
-      out.put(s.job().spec().id(), variant.score() == Score.DOT_PRODUCT ? -s.score() : s.score());
+    for (int i = 0; i < last.size(); i++) {
+      double score = last.scores()[i];
+      out.put(last.jobs()[i].spec().id(), variant.score() == Score.DOT_PRODUCT ? -score : score);
     }
     return Map.copyOf(out);
   }
@@ -374,40 +375,43 @@ public final class PackingPolicy implements OfferPolicy {
 
   @Override
   public List<JobView> rank(int node, List<? extends JobView> candidates, ClusterView view) {
-    List<Scored> scored = new ArrayList<>(candidates.size());
+    int n = candidates.size();
+    JobView[] jobs = new JobView[n];
+    double[] scores = new double[n];
+    int fitting = 0;
     NodeLedger ledger = node == ANY_NODE ? null : ledgerOf(view, node, true);
     // equal series share one memo (knownOf), so each distinct series is checked and scored once
     // per ranking
     long now = ++ranking;
     for (JobView j : candidates) {
-      Known k = knownOf(j.spec());
-      if (k.problem() != null) {
-        continue;
+      Memo m = known.get(j.spec().id());
+      if (m == null) {
+        Known k = knownOf(j.spec());
+        if (k.problem() != null) {
+          continue;
+        }
+        m = k.memo();
       }
-      if (ledger == null) {
-        scored.add(new Scored(j, 0));
-        continue;
+      if (ledger != null) {
+        if (m.ranking != now) {
+          m.ranking = now;
+          m.fits = ledger.fits(m.reserved);
+          m.score = m.fits ? score(ledger, m.reserved) : 0;
+        }
+        if (!m.fits) {
+          continue;
+        }
+        scores[fitting] = m.score;
       }
-      Memo m = k.memo();
-      if (m.ranking != now) {
-        m.ranking = now;
-        m.fits = ledger.fits(m.reserved);
-        m.score = m.fits ? score(ledger, m.reserved) : 0;
-      }
-      if (m.fits) {
-        scored.add(new Scored(j, m.score));
-      }
+      jobs[fitting++] = j;
     }
-    scored.sort(BY_SCORE);
+    sortByScore(jobs, scores, fitting);
     if (ledger != null) {
-      lastScored = scored;
-    }
-    List<JobView> out = new ArrayList<>(scored.size());
-    for (Scored s : scored) {
-      out.add(s.job());
+      lastScored = new Scores(jobs, scores, fitting);
     }
     forgetGone(candidates);
-    return out;
+    // a copy: the caller may change its list, the published scores never change
+    return Arrays.asList(Arrays.copyOf(jobs, fitting));
   }
 
   /** Commits each placed executor's reserved series to its node's ledger. */
@@ -420,10 +424,11 @@ public final class PackingPolicy implements OfferPolicy {
     if (m < 0) {
       return;
     }
-    Known k = known.get(decision.jobId());
-    if (k == null) {
-      k = findRunnable(decision.jobId(), view).map(this::knownOf).orElse(null);
-    }
+    Memo memo = known.get(decision.jobId());
+    Known k =
+        memo != null
+            ? new Known(memo, null)
+            : findRunnable(decision.jobId(), view).map(this::knownOf).orElse(null);
     if (k == null || k.problem() != null) {
       return; // placed without a usable series (e.g. an AM container): nothing to commit
     }
@@ -520,18 +525,19 @@ public final class PackingPolicy implements OfferPolicy {
   }
 
   private Known knownOf(JobSpec spec) {
-    Known k = known.get(spec.id());
-    if (k == null) {
-      k = resolve(spec);
-      if (k.problem() == null) {
-        Memo m = distinct.get(k.reserved());
-        if (m == null) {
-          m = k.memo();
-          distinct.put(m.reserved, m);
-        }
-        k = new Known(m, null);
-        known.put(spec.id(), k); // problems are not kept: the source may learn the job later
+    Memo memo = known.get(spec.id());
+    if (memo != null) {
+      return new Known(memo, null);
+    }
+    Known k = resolve(spec);
+    if (k.problem() == null) {
+      Memo m = distinct.get(k.reserved());
+      if (m == null) {
+        m = k.memo();
+        distinct.put(m.reserved, m);
       }
+      k = new Known(m, null);
+      known.put(spec.id(), m); // problems are not kept: the source may learn the job later
     }
     return k;
   }
@@ -577,7 +583,7 @@ public final class PackingPolicy implements OfferPolicy {
     }
     known.keySet().retainAll(live);
     distinct.clear();
-    known.values().forEach(k -> distinct.put(k.reserved(), k.memo()));
+    known.values().forEach(m -> distinct.put(m.reserved, m));
   }
 
   /** A job's reserved series (in the memo its equals share), or why it has none. */
@@ -599,18 +605,77 @@ public final class PackingPolicy implements OfferPolicy {
     }
   }
 
-  private record Scored(JobView job, double score) {}
+  /** A ranking's fitting candidates in order, with their scores; never changed once built. */
+  private record Scores(JobView[] jobs, double[] scores, int size) {}
 
-  /** Lowest score first; ties by submission, then id (written out: the sort's inner loop). */
-  private static final Comparator<Scored> BY_SCORE =
-      (a, b) -> {
-        int c = Double.compare(a.score(), b.score());
-        if (c != 0) {
-          return c;
+  /**
+   * Sorts the first {@code n} of {@code jobs} and their {@code scores} together, lowest score
+   * first, ties by submission, then id: insertion sort for short runs, merged bottom-up. On arrays
+   * rather than a list of pairs because it is the inner loop of every heartbeat's ranking.
+   */
+  static void sortByScore(JobView[] jobs, double[] scores, int n) {
+    final int run = 16;
+    for (int lo = 0; lo < n; lo += run) {
+      int hi = Math.min(n, lo + run);
+      for (int i = lo + 1; i < hi; i++) {
+        JobView j = jobs[i];
+        double s = scores[i];
+        int k = i - 1;
+        while (k >= lo && before(s, j, scores[k], jobs[k])) {
+          jobs[k + 1] = jobs[k];
+          scores[k + 1] = scores[k];
+          k--;
         }
-        JobSpec x = a.job().spec();
-        JobSpec y = b.job().spec();
-        c = Double.compare(x.submitTime(), y.submitTime());
-        return c != 0 ? c : x.id().compareTo(y.id());
-      };
+        jobs[k + 1] = j;
+        scores[k + 1] = s;
+      }
+    }
+    if (n <= run) {
+      return;
+    }
+    JobView[] fromJobs = jobs;
+    double[] fromScores = scores;
+    JobView[] toJobs = new JobView[n];
+    double[] toScores = new double[n];
+    for (int width = run; width < n; width *= 2) {
+      for (int lo = 0; lo < n; lo += 2 * width) {
+        int mid = Math.min(n, lo + width);
+        int hi = Math.min(n, lo + 2 * width);
+        int a = lo;
+        int b = mid;
+        for (int o = lo; o < hi; o++) {
+          if (b >= hi
+              || (a < mid && !before(fromScores[b], fromJobs[b], fromScores[a], fromJobs[a]))) {
+            toJobs[o] = fromJobs[a];
+            toScores[o] = fromScores[a++];
+          } else {
+            toJobs[o] = fromJobs[b];
+            toScores[o] = fromScores[b++];
+          }
+        }
+      }
+      JobView[] tj = fromJobs;
+      fromJobs = toJobs;
+      toJobs = tj;
+      double[] ts = fromScores;
+      fromScores = toScores;
+      toScores = ts;
+    }
+    if (fromJobs != jobs) {
+      System.arraycopy(fromJobs, 0, jobs, 0, n);
+      System.arraycopy(fromScores, 0, scores, 0, n);
+    }
+  }
+
+  /** Whether ({@code sa}, {@code a}) ranks strictly before ({@code sb}, {@code b}). */
+  private static boolean before(double sa, JobView a, double sb, JobView b) {
+    int c = Double.compare(sa, sb);
+    if (c != 0) {
+      return c < 0;
+    }
+    JobSpec x = a.spec();
+    JobSpec y = b.spec();
+    c = Double.compare(x.submitTime(), y.submitTime());
+    return c != 0 ? c < 0 : x.id().compareTo(y.id()) < 0;
+  }
 }

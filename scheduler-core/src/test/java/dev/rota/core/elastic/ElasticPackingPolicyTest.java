@@ -311,4 +311,37 @@ class ElasticPackingPolicyTest {
             List.of(executor("short", 0, 6), executor("big", 9, 24)));
     assertEquals("9.0: PLACE big@n0 <memory:1MB, vcores:1>", log.get(3));
   }
+
+  @Test
+  void theHeartbeatSortOrdersAsTheComparatorItReplaces() {
+    // by score, then submission time, then id; scores and times drawn from a few values so that
+    // ties of each kind occur, at lengths around the insertion runs and the merges
+    java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+    java.util.Comparator<Map.Entry<Double, JobSpec>> reference =
+        java.util.Comparator.<Map.Entry<Double, JobSpec>>comparingDouble(Map.Entry::getKey)
+            .thenComparingDouble(e -> e.getValue().submitTime())
+            .thenComparing(e -> e.getValue().id());
+    for (int n : new int[] {0, 1, 2, 15, 16, 17, 31, 32, 33, 52, 100, 257}) {
+      for (int round = 0; round < 20; round++) {
+        List<Map.Entry<Double, JobSpec>> pairs = new ArrayList<>();
+        dev.rota.core.policy.JobView[] jobs = new dev.rota.core.policy.JobView[n + 3];
+        double[] scores = new double[n + 3];
+        for (int i = 0; i < n; i++) {
+          JobSpec spec = executor("j" + random.nextInt(1000), random.nextInt(4), 1);
+          double score = random.nextInt(5) / 4.0;
+          pairs.add(Map.entry(score, spec));
+          jobs[i] = new dev.rota.core.policy.FakeCluster.Job(spec);
+          scores[i] = score;
+        }
+        PackingPolicy.sortByScore(jobs, scores, n);
+        pairs.sort(reference);
+        for (int i = 0; i < n; i++) {
+          assertEquals(pairs.get(i).getKey(), scores[i], "n=" + n + ", position " + i);
+          assertEquals(
+              pairs.get(i).getValue().submitTime(), jobs[i].spec().submitTime(), "position " + i);
+          assertEquals(pairs.get(i).getValue().id(), jobs[i].spec().id(), "position " + i);
+        }
+      }
+    }
+  }
 }
