@@ -276,19 +276,25 @@ public final class DemandSeries {
     }
     Sums cached = sums;
     if (cached == null) {
-      int len = length();
-      long[] at = new long[4 * len];
-      for (int q = 0; q < 4; q++) {
-        long sum = 0;
-        for (int k = 0; k < len; k++) {
-          sum += milli[q][k];
-          at[4 * k + q] = sum;
-        }
-      }
-      cached = new Sums(at);
-      sums = cached;
+      cached = prefixSums();
     }
     return cached.at()[4 * (n - 1) + r];
+  }
+
+  /** Builds and keeps the prefix sums (the first score that needs them, once per series). */
+  private Sums prefixSums() {
+    int len = length;
+    long[] at = new long[4 * len];
+    for (int q = 0; q < 4; q++) {
+      long sum = 0;
+      for (int k = 0; k < len; k++) {
+        sum += milli[q][k];
+        at[4 * k + q] = sum;
+      }
+    }
+    Sums built = new Sums(at);
+    sums = built;
+    return built;
   }
 
   /** The largest demand for {@code r} over the series, in thousandths of {@code r}'s unit. */
