@@ -608,62 +608,47 @@ public final class PackingPolicy implements OfferPolicy {
   /** A ranking's fitting candidates in order, with their scores; never changed once built. */
   private record Scores(JobView[] jobs, double[] scores, int size) {}
 
+  // low bits of a packed sort key that carry the candidate's position (up to 2^20 candidates)
+  private static final int POSITION_BITS = 20;
+
   /**
    * Sorts the first {@code n} of {@code jobs} and their {@code scores} together, lowest score
-   * first, ties by submission, then id: insertion sort for short runs, merged bottom-up. On arrays
-   * rather than a list of pairs because it is the inner loop of every heartbeat's ranking.
+   * first, ties by submission, then id. It is the inner loop of every heartbeat's ranking, and a
+   * comparison sort of random scores spends its time in mispredicted branches, so it runs in two
+   * passes: a primitive sort of longs that hold each score's order-preserving bits (less the lowest
+   * {@value #POSITION_BITS}) above the candidate's position, then an insertion pass with the exact
+   * order, which only moves candidates whose scores differ in those lowest bits or tie (candidates
+   * arrive in submission order, so it moves next to nothing).
    */
   static void sortByScore(JobView[] jobs, double[] scores, int n) {
-    final int run = 16;
-    for (int lo = 0; lo < n; lo += run) {
-      int hi = Math.min(n, lo + run);
-      for (int i = lo + 1; i < hi; i++) {
-        JobView j = jobs[i];
-        double s = scores[i];
-        int k = i - 1;
-        while (k >= lo && before(s, j, scores[k], jobs[k])) {
-          jobs[k + 1] = jobs[k];
-          scores[k + 1] = scores[k];
-          k--;
-        }
-        jobs[k + 1] = j;
-        scores[k + 1] = s;
-      }
-    }
-    if (n <= run) {
+    if (n < 2) {
       return;
     }
-    JobView[] fromJobs = jobs;
-    double[] fromScores = scores;
-    JobView[] toJobs = new JobView[n];
-    double[] toScores = new double[n];
-    for (int width = run; width < n; width *= 2) {
-      for (int lo = 0; lo < n; lo += 2 * width) {
-        int mid = Math.min(n, lo + width);
-        int hi = Math.min(n, lo + 2 * width);
-        int a = lo;
-        int b = mid;
-        for (int o = lo; o < hi; o++) {
-          if (b >= hi
-              || (a < mid && !before(fromScores[b], fromJobs[b], fromScores[a], fromJobs[a]))) {
-            toJobs[o] = fromJobs[a];
-            toScores[o] = fromScores[a++];
-          } else {
-            toJobs[o] = fromJobs[b];
-            toScores[o] = fromScores[b++];
-          }
-        }
-      }
-      JobView[] tj = fromJobs;
-      fromJobs = toJobs;
-      toJobs = tj;
-      double[] ts = fromScores;
-      fromScores = toScores;
-      toScores = ts;
+    if (n > 1 << POSITION_BITS) {
+      throw new IllegalArgumentException("more than 2^" + POSITION_BITS + " candidates: " + n);
     }
-    if (fromJobs != jobs) {
-      System.arraycopy(fromJobs, 0, jobs, 0, n);
-      System.arraycopy(fromScores, 0, scores, 0, n);
+    long[] keys = new long[n];
+    for (int i = 0; i < n; i++) {
+      long bits = Double.doubleToRawLongBits(scores[i]);
+      long ordered = bits ^ ((bits >> 63) & Long.MAX_VALUE); // signed order = the doubles' order
+      keys[i] = ((ordered >> POSITION_BITS) << POSITION_BITS) | i;
+    }
+    Arrays.sort(keys);
+    JobView[] inJobs = jobs.clone();
+    double[] inScores = scores.clone();
+    int mask = (1 << POSITION_BITS) - 1;
+    for (int o = 0; o < n; o++) {
+      int i = (int) (keys[o] & mask);
+      JobView j = inJobs[i];
+      double s = inScores[i];
+      int k = o - 1;
+      while (k >= 0 && before(s, j, scores[k], jobs[k])) {
+        jobs[k + 1] = jobs[k];
+        scores[k + 1] = scores[k];
+        k--;
+      }
+      jobs[k + 1] = j;
+      scores[k + 1] = s;
     }
   }
 
