@@ -5,6 +5,7 @@ import dev.rota.core.elastic.DemandSeries;
 import dev.rota.core.elastic.DemandSource;
 import dev.rota.core.elastic.ElasticResource;
 import dev.rota.core.elastic.ElasticSettings;
+import dev.rota.core.elastic.NodeLedger;
 import dev.rota.core.elastic.PackingPolicy;
 import dev.rota.core.model.JobSpec;
 import dev.rota.core.model.NodeSpec;
@@ -34,9 +35,13 @@ import org.openjdk.jmh.annotations.State;
  * dot-product score: the "stock-like" packer) and beside FIFO (no packing: submission order, what
  * the heartbeat does without Elasecutor). {@code pending} executors, each a different job whose
  * predicted series spans the whole one-hour horizon (1,200 slots of 3 s, the defaults), on one node
- * of 64 cores / 256 GiB / 10 Gbit/s / 1 GB/s whose ledger holds nothing yet: every executor fits,
- * so every one is scored, and θ integrates over the executor's whole life (with executors committed
- * it stops at the earliest one's end): the most a ranking can cost at that size.
+ * of 64 cores / 256 GiB / 10 Gbit/s / 1 GB/s. {@code ledger} says what the node holds: {@code
+ * empty}, so every executor fits on its peaks and θ integrates over its whole life; or {@code
+ * complementary}, one resident executor that leaves in each slot exactly room for the largest
+ * pending demand of that slot, so every executor still fits but its peaks do not settle it (the
+ * resident's maximum plus the executor's peak exceeds the node), and the fit is checked block by
+ * block and slot by slot over the executor's whole life: the shapes MinFrag exists to pack, and the
+ * most a ranking costs at that size.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -45,6 +50,9 @@ public class ElasticChoiceBench {
 
   @Param({"16", "128", "1024"})
   public int pending;
+
+  @Param({"empty", "complementary"})
+  public String ledger;
 
   private PackingPolicy minFrag;
   private PackingPolicy tetris;
@@ -73,18 +81,49 @@ public class ElasticChoiceBench {
               .build();
       jobs.add(new CoreViews.Job(spec, Resource.of(2048, 1)));
     }
+    fifo = new FifoPolicy();
+    NodeSpec node = NodeSpec.of("node-0", Resource.of(256 * 1024, 64, 10_000, 1_000));
+    List<List<CoreViews.Running>> running = CoreViews.empty(1);
+    DemandSeries resident = null;
+    if (ledger.equals("complementary")) {
+      long[][] room = new long[4][slots];
+      for (ElasticResource r : ElasticResource.all()) {
+        long cap = r.milliOf(node.capacity());
+        for (int k = 0; k < slots; k++) {
+          long most = 0;
+          for (DemandSeries s : series.values()) {
+            most = Math.max(most, s.milli(r, k));
+          }
+          room[r.ordinal()][k] = cap - most;
+        }
+      }
+      resident = DemandSeries.ofMilli(room);
+      series.put("resident", resident);
+      running =
+          List.of(
+              List.of(new CoreViews.Running("resident#1", "resident", 0, Resource.of(2048, 1), 0)));
+    } else if (!ledger.equals("empty")) {
+      throw new IllegalArgumentException("ledger: empty or complementary, not " + ledger);
+    }
+    view = new CoreViews.Cluster(10.0, List.of(node), running, List.of(Utilization.UNKNOWN), jobs);
+    candidates = List.copyOf(jobs);
     DemandSource source = DemandSource.of(series);
     minFrag = PackingPolicy.minFrag(source);
     tetris = PackingPolicy.tetris(source);
-    fifo = new FifoPolicy();
-    NodeSpec node = NodeSpec.of("node-0", Resource.of(256 * 1024, 64, 10_000, 1_000));
-    view =
-        new CoreViews.Cluster(
-            10.0, List.of(node), CoreViews.empty(1), List.of(Utilization.UNKNOWN), jobs);
-    candidates = List.copyOf(jobs);
+    if (resident != null) {
+      for (PackingPolicy p : List.of(minFrag, tetris)) {
+        p.rank(0, candidates, view); // the node's ledger exists from the first ranking
+        ((NodeLedger) p.ledger("node-0")).commit("resident#1", "resident", resident);
+      }
+    }
     // every executor's series is resolved once, as after the first heartbeat that saw the job
     minFrag.rank(0, candidates, view);
     tetris.rank(0, candidates, view);
+    if (minFrag.lastScores().size() != pending) {
+      // complementary must leave room for every executor, or it measures early refusals
+      throw new IllegalStateException(
+          "MinFrag fits " + minFrag.lastScores().size() + " of " + pending + " on " + ledger);
+    }
   }
 
   /** A series between {@code lo} and {@code hi} that changes level every few minutes. */

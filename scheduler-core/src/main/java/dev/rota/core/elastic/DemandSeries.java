@@ -40,6 +40,13 @@ public final class DemandSeries {
   private final int flatMask;
   // computed on first use (the series is immutable); a record's final field publishes it safely
   private Sums sums;
+  private Blocks blocks;
+
+  /** Slots per block of {@link #blockMaxMilli}: what a ledger's fit check skips at once. */
+  static final int BLOCK = 64;
+
+  /** Per-block maxima, block-major: {@code max[4b + r]} is r's maximum over block b. */
+  private record Blocks(long[] max) {}
 
   /**
    * Prefix sums, slot-major: {@code at[4k + r]} is resource r summed over slots 0..k, so the four
@@ -295,6 +302,28 @@ public final class DemandSeries {
     Sums built = new Sums(at);
     sums = built;
     return built;
+  }
+
+  /**
+   * The largest demand for resource ordinal {@code r} over block {@code b}, slots [{@code b} ·
+   * {@link #BLOCK}, ({@code b} + 1) · {@link #BLOCK}) cut at the series' length, in thousandths of
+   * its unit.
+   */
+  long blockMaxMilli(int r, int b) {
+    Blocks cached = blocks;
+    if (cached == null) {
+      int count = (length + BLOCK - 1) / BLOCK;
+      long[] max = new long[4 * count];
+      for (int q = 0; q < 4; q++) {
+        for (int k = 0; k < length; k++) {
+          int i = 4 * (k / BLOCK) + q;
+          max[i] = Math.max(max[i], milli[q][k]);
+        }
+      }
+      cached = new Blocks(max);
+      blocks = cached;
+    }
+    return cached.max()[4 * b + r];
   }
 
   /** The largest demand for {@code r} over the series, in thousandths of {@code r}'s unit. */

@@ -54,6 +54,15 @@ public final class NodeLedger implements Ledger {
   // waiting executor against the same ring)
   private long[][] sumFrom;
   private int sumFromLength;
+  // the ring's maximum per block of BLOCK slots from the current slot: blockMax[r][b] = max of
+  // slots [current + b * BLOCK, current + (b + 1) * BLOCK); valid for b < blockMaxLength, reset
+  // with
+  // the others. A time series whose peak does not fit on top of the ring's maximum is checked
+  // block by block against its own block maxima (DemandSeries.blockMaxMilli), and slot by slot only
+  // in the blocks where that does not settle it: complementary shapes, the ones MinFrag packs, are
+  // otherwise walked over their whole life for every candidate on every heartbeat
+  private long[][] blockMax = new long[4][0];
+  private int blockMaxLength;
 
   /** The ring's first length: what executors of a few slots need; grown by {@link #ensureRing}. */
   private static final int FIRST_RING = 16;
@@ -109,8 +118,7 @@ public final class NodeLedger implements Ledger {
       }
     }
     current = slot;
-    maxFromLength = 0;
-    sumFromLength = 0;
+    changed();
     while (!finishes.isEmpty() && finishes.peek().finish() <= current) {
       entries.remove(finishes.poll().committed().executorId());
     }
@@ -194,25 +202,54 @@ public final class NodeLedger implements Ledger {
     long[] row = ring[r];
     long[] add = series.milliRow(r);
     int len = row.length;
-    int held = Math.min(n, len);
     int start = index(current);
-    int first = Math.min(held, len - start);
-    for (int k = 0; k < first; k++) {
-      if (row[start + k] + add[k] > cap) {
-        return false;
+    int blocks = (n + DemandSeries.BLOCK - 1) / DemandSeries.BLOCK;
+    for (int b = 0; b < blocks; b++) {
+      if (blockMaxOf(r, b) + series.blockMaxMilli(r, b) <= cap) {
+        continue; // every slot of the block fits
       }
-    }
-    for (int k = first; k < held; k++) {
-      if (row[k - first] + add[k] > cap) {
-        return false;
-      }
-    }
-    for (int k = held; k < n; k++) { // nothing is committed after the ring
-      if (add[k] > cap) {
-        return false;
+      int to = Math.min(n, (b + 1) * DemandSeries.BLOCK);
+      for (int k = b * DemandSeries.BLOCK; k < to; k++) {
+        long held = k < len ? row[start + k < len ? start + k : start + k - len] : 0;
+        if (held + add[k] > cap) {
+          return false;
+        }
       }
     }
     return true;
+  }
+
+  /** The ring or the current slot changed: what was derived from them is computed again. */
+  private void changed() {
+    maxFromLength = 0;
+    sumFromLength = 0;
+    blockMaxLength = 0;
+  }
+
+  /** The ring's maximum of resource {@code r} over block {@code b} (see {@link #blockMax}). */
+  private long blockMaxOf(int r, int b) {
+    if (b >= blockMaxLength) {
+      int blocks = (h + DemandSeries.BLOCK - 1) / DemandSeries.BLOCK;
+      if (blockMax[0].length < blocks) {
+        blockMax = new long[4][blocks];
+      }
+      int len = ring[0].length;
+      int start = index(current);
+      for (int q = 0; q < 4; q++) {
+        long[] row = ring[q];
+        for (int c = blockMaxLength; c <= b; c++) {
+          long m = 0;
+          int to = Math.min(len, (c + 1) * DemandSeries.BLOCK);
+          for (int k = c * DemandSeries.BLOCK; k < to; k++) {
+            int i = start + k < len ? start + k : start + k - len;
+            m = Math.max(m, row[i]);
+          }
+          blockMax[q][c] = m;
+        }
+      }
+      blockMaxLength = b + 1;
+    }
+    return blockMax[r][b];
   }
 
   /**
@@ -406,8 +443,7 @@ public final class NodeLedger implements Ledger {
         row[index(current + k)] += series.milli(r, k);
       }
     }
-    maxFromLength = 0;
-    sumFromLength = 0;
+    changed();
     Committed c = new Committed(executorId, jobId, current, current + series.length());
     Entry e = new Entry(c, series, seq++);
     entries.put(executorId, e);
@@ -432,8 +468,7 @@ public final class NodeLedger implements Ledger {
         row[index(s)] -= e.series().milli(r, (int) (s - start));
       }
     }
-    maxFromLength = 0;
-    sumFromLength = 0;
+    changed();
     return true;
   }
 
@@ -526,8 +561,7 @@ public final class NodeLedger implements Ledger {
         row[index(current + k)] += m[r.ordinal()][k];
       }
     }
-    maxFromLength = 0;
-    sumFromLength = 0;
+    changed();
     Committed c = new Committed(executorId, jobId, start, current + m[0].length);
     Entry e = new Entry(c, series, seq++);
     entries.put(executorId, e);

@@ -148,6 +148,67 @@ class ElasticLedgerTest {
   }
 
   /**
+   * Series of several fit-check blocks ({@link DemandSeries#BLOCK} slots), held at levels for runs
+   * of random length, on ledgers of a 400-slot horizon whose ring wraps: blocks are settled by
+   * their maxima, walked, cut at the ring's end and at the series' end, and {@code fits} and {@code
+   * fitMask} still say what a slot-by-slot check says.
+   */
+  @Test
+  void seriesOfManyBlocksFitAsTheSlotBySlotCheckSays() {
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(17);
+    ElasticSettings settings = new ElasticSettings(3, 400);
+    Resource cap = Resource.of(1000, 10, 100, 50);
+    int fitted = 0;
+    int refused = 0;
+    for (int round = 0; round < 60; round++) {
+      NodeLedger l = new NodeLedger(cap, settings);
+      int ids = 0;
+      for (int op = 0; op < 40; op++) {
+        int what = rnd.nextInt(10);
+        if (what < 3) {
+          l.commit("e" + ids++, "J", stepped(rnd, 1 + rnd.nextInt(400)));
+        } else if (what < 4 && ids > 0) {
+          l.release("e" + rnd.nextInt(ids));
+        } else if (what < 5) {
+          l.advanceTo(l.currentSlot() + rnd.nextInt(150));
+        } else {
+          DemandSeries w = stepped(rnd, 1 + rnd.nextInt(400));
+          boolean all = true;
+          int mask = l.fitMask(w);
+          for (ElasticResource r : ElasticResource.all()) {
+            boolean with = fitsSlotBySlot(l, w, r, true);
+            all &= with;
+            assertEquals(with, (mask & (1 << (NodeLedger.FITS_WITH + r.ordinal()))) != 0, r + "");
+          }
+          assertEquals(all, l.fits(w));
+          if (all) {
+            fitted++;
+          } else {
+            refused++;
+          }
+        }
+      }
+    }
+    assertTrue(fitted > 100 && refused > 100, fitted + " fitted, " + refused + " refused");
+  }
+
+  /** Levels below half of each resource in the ledgers above, each held for 1 to 100 slots. */
+  private static DemandSeries stepped(java.util.SplittableRandom rnd, int n) {
+    long[][] m = new long[4][n];
+    long[] caps = {10_000, 1_000_000, 100_000, 50_000};
+    for (int r = 0; r < 4; r++) {
+      long v = 0;
+      for (int k = 0; k < n; k++) {
+        if (k == 0 || rnd.nextInt(100) == 0) {
+          v = rnd.nextLong(caps[r] / 2);
+        }
+        m[r][k] = v;
+      }
+    }
+    return DemandSeries.ofMilli(m, n);
+  }
+
+  /**
    * Runs random sequences of commits, replaces, releases and advances (the ring wrapping) on 200
    * ledgers of a 12-slot horizon, and between them hands {@code check} the ledger and a random
    * waiting series; returns how many checks were made.
