@@ -56,8 +56,7 @@ public final class NodeLedger implements Ledger {
   private int sumFromLength;
   // the ring's maximum per block of BLOCK slots from the current slot: blockMax[r][b] = max of
   // slots [current + b * BLOCK, current + (b + 1) * BLOCK); valid for b < blockMaxLength, reset
-  // with
-  // the others. A time series whose peak does not fit on top of the ring's maximum is checked
+  // with the others. A time series whose peak does not fit on top of the ring's maximum is checked
   // block by block against its own block maxima (DemandSeries.blockMaxMilli), and slot by slot only
   // in the blocks where that does not settle it: complementary shapes, the ones MinFrag packs, are
   // otherwise walked over their whole life for every candidate on every heartbeat
