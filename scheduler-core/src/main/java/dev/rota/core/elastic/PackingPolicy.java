@@ -425,16 +425,16 @@ public final class PackingPolicy implements OfferPolicy {
       return;
     }
     Memo memo = known.get(decision.jobId());
-    Known k =
-        memo != null
-            ? new Known(memo, null)
-            : findRunnable(decision.jobId(), view).map(this::knownOf).orElse(null);
-    if (k == null || k.problem() != null) {
-      return; // placed without a usable series (e.g. an AM container): nothing to commit
+    if (memo == null) {
+      Known k = findRunnable(decision.jobId(), view).map(this::knownOf).orElse(null);
+      if (k == null || k.problem() != null) {
+        return; // placed without a usable series (e.g. an AM container): nothing to commit
+      }
+      memo = k.memo();
     }
     NodeLedger.Committed c =
         ledgerOf(view, m, false)
-            .commit(decision.jobId() + "#" + ++executorSeq, decision.jobId(), k.reserved());
+            .commit(decision.jobId() + "#" + ++executorSeq, decision.jobId(), memo.reserved);
     commitListener.accept(decision.nodeId(), c);
   }
 
