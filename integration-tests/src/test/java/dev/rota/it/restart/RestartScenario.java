@@ -236,7 +236,7 @@ abstract class RestartScenario {
     ApplicationId longApp =
         workloads.submit(
             WorkloadSpec.simple(
-                "long", "root.tenants.long", 1024, 1, Collections.nCopies(5, 40_000L)));
+                "long", "root.tenants.long", 1024, 1, Collections.nCopies(5, 25_000L)));
     await(
         "the tuner has moved capacity in the running ResourceManager",
         90,
@@ -266,12 +266,12 @@ abstract class RestartScenario {
     ApplicationId inReservation =
         workloads.submit(
             WorkloadSpec.simple(
-                    "reserved", "root." + PLAN, 1024, 1, Collections.nCopies(2, 30_000L))
+                    "reserved", "root." + PLAN, 1024, 1, Collections.nCopies(2, 20_000L))
                 .withReservation(rid.toString()));
     ApplicationId shortApp =
         workloads.submit(
             WorkloadSpec.simple(
-                "short", "root.tenants.short", 512, 1, Collections.nCopies(24, 6_000L)));
+                "short", "root.tenants.short", 512, 1, Collections.nCopies(24, 4_000L)));
     List<ApplicationId> apps = List.of(inReservation, longApp, shortApp);
 
     await(
