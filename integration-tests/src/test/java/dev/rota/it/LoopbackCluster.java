@@ -223,10 +223,18 @@ public final class LoopbackCluster implements AutoCloseable {
     c.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
     c.setBoolean(YarnConfiguration.NM_CONTAINER_MONITOR_ENABLED, false);
     c.setFloat(YarnConfiguration.NM_MAX_PER_DISK_UTILIZATION_PERCENTAGE, 100.0f);
-    // keep container logs (the test reads them) and do not wait for scheduled deletions on stop
+    stopNodeManagersQuickly(c);
+    return c;
+  }
+
+  /**
+   * NodeManager settings for tests: each application's log handling finishes at once, so that a
+   * NodeManager's stop does not wait about 10 s for scheduled log deletions; container logs and
+   * work directories stay on disk (the tests read them; deletions wait an hour).
+   */
+  public static void stopNodeManagersQuickly(Configuration c) {
     c.setLong(YarnConfiguration.NM_LOG_RETAIN_SECONDS, 0);
     c.setInt(YarnConfiguration.DEBUG_NM_DELETE_DELAY_SEC, 3600);
-    return c;
   }
 
   /** The active ResourceManager (the only one without HA). */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.it.Apps;
+import dev.rota.it.LoopbackCluster;
 import dev.rota.it.ShippedConf;
 import dev.rota.workload.AmLaunch;
 import dev.rota.workload.WorkloadClient;
@@ -79,10 +80,7 @@ class AdaptiveConfigTunerIT {
     c.setBoolean(YarnConfiguration.LOG_AGGREGATION_ENABLED, false);
     c.setBoolean(YarnConfiguration.NM_PMEM_CHECK_ENABLED, false);
     c.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
-    // as LoopbackCluster: a NodeManager's stop waits about 10 s for scheduled log deletions
-    // unless they run at once; the files stay (deletions wait an hour)
-    c.setLong(YarnConfiguration.NM_LOG_RETAIN_SECONDS, 0);
-    c.setInt(YarnConfiguration.DEBUG_NM_DELETE_DELAY_SEC, 3600);
+    LoopbackCluster.stopNodeManagersQuickly(c);
     String key = "test.build.data";
     String previous = System.getProperty(key);
     System.setProperty(key, work.toString());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rota.it.LoopbackCluster;
 import dev.rota.rules.selfcheck.SelfCheckReport;
 import dev.rota.rules.selfcheck.SelfCheckRules;
 import dev.rota.yarn.RotaCapacityScheduler;
@@ -62,10 +63,7 @@ class RotaCapacitySchedulerIT {
     operatorConf = OperatorConf.install();
     YarnConfiguration conf = operatorConf.load();
     assertEquals(RotaCapacityScheduler.class.getName(), conf.get(YarnConfiguration.RM_SCHEDULER));
-    // as LoopbackCluster: a NodeManager's stop waits about 10 s for scheduled log deletions
-    // unless they run at once; the files stay (deletions wait an hour)
-    conf.setLong(YarnConfiguration.NM_LOG_RETAIN_SECONDS, 0);
-    conf.setInt(YarnConfiguration.DEBUG_NM_DELETE_DELAY_SEC, 3600);
+    LoopbackCluster.stopNodeManagersQuickly(conf);
     cluster =
         new MiniYARNCluster(RotaCapacitySchedulerIT.class.getSimpleName(), NODE_MANAGERS, 1, 1);
     cluster.init(conf);

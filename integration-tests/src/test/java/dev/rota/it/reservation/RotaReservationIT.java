@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.rota.cli.RotaCli;
 import dev.rota.cli.reserve.RdlReservations;
 import dev.rota.core.reservation.rdl.CompilerOptions;
+import dev.rota.it.LoopbackCluster;
 import dev.rota.it.ShippedConf;
 import dev.rota.workload.AmLaunch;
 import dev.rota.workload.WorkloadClient;
@@ -104,10 +105,7 @@ class RotaReservationIT {
     c.setBoolean(YarnConfiguration.YARN_MINICLUSTER_FIXED_PORTS, false);
     c.setBoolean(YarnConfiguration.TIMELINE_SERVICE_ENABLED, false);
     c.setBoolean(YarnConfiguration.LOG_AGGREGATION_ENABLED, false);
-    // as LoopbackCluster: a NodeManager's stop (test 4, teardown) waits about 10 s for scheduled
-    // log deletions unless they run at once; the files stay (deletions wait an hour)
-    c.setLong(YarnConfiguration.NM_LOG_RETAIN_SECONDS, 0);
-    c.setInt(YarnConfiguration.DEBUG_NM_DELETE_DELAY_SEC, 3600);
+    LoopbackCluster.stopNodeManagersQuickly(c);
     // a client that reaches the restarted ResourceManager (test 4) before its services listen
     // retries after 250 ms instead of 30 s
     c.setLong(YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS, 250);
