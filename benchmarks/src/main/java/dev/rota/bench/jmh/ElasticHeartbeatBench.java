@@ -35,14 +35,16 @@ import org.openjdk.jmh.annotations.TearDown;
  * ({@code rotaMinFrag}) and the peak-based Tetris ({@code rotaTetris}). Each holds the same {@code
  * pending} executors, asked by real CapacityScheduler applications of a plain {@code
  * RotaCapacityScheduler} with 1,000 nodes of 8 GiB / 8 vcores: {@code executorsPerApp} = 1, every
- * executor its own application (the most a ranking can cost: CapacityScheduler orders applications,
- * and each has its own series to score), or 20, the paper's executors per application (Table I; the
- * last application asks the rest). Every application carries its own series ({@code
- * rota.elastic.series}, the scheduling property) over the one-hour horizon (1,200 slots of 3 s;
- * vcores 1–4, memory 1–4 GiB, a new level every 3 minutes). The heartbeating node's ledger holds
- * nothing, so every application fits and is scored over its whole series, as in {@link
- * ElasticChoiceBench}; what this adds is everything the RM does around the core policy: the views
- * of CapacityScheduler's applications and node, the driver's checks, the order handed back.
+ * executor its own application (the most applications for this many executors: CapacityScheduler
+ * orders applications, and each has its own series to score), or 20, the paper's executors per
+ * application (Table I; the last application asks the rest). Every application carries its own
+ * series ({@code rota.elastic.series}, the scheduling property) over the one-hour horizon (1,200
+ * slots of 3 s; vcores 1–4, memory 1–4 GiB, a new level every 3 minutes). The heartbeating node's
+ * ledger holds nothing, so every application fits on its peaks, as in {@link ElasticChoiceBench}'s
+ * {@code empty} ledger: these figures are the RM path's lower bound, and that benchmark's {@code
+ * complementary} ledger shows how much more the core ranking costs on a busy node. What this adds
+ * is everything the RM does around the core policy: the views of CapacityScheduler's applications
+ * and node, the driver's checks, the order handed back.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
