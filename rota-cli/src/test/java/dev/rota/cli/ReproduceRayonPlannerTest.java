@@ -38,7 +38,9 @@ class ReproduceRayonPlannerTest {
           "100 reservations through Hadoop's interface (rota: RotaReservationAgent)",
           "\"metric\": \"acceptance_count\"",
           "\"metric\": \"ms_per_call_mean\"",
-          "\"metric\": \"ms_per_call_p99\""
+          "\"metric\": \"ms_per_call_p99\"",
+          "\"metric\": \"ms_per_call_mean_vs_fastest\"",
+          "\"metric\": \"ms_per_call_p99_vs_fastest\""
         }) {
       assertTrue(json.contains(key), key + " missing from " + json);
     }
