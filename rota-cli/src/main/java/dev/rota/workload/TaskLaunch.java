@@ -30,6 +30,11 @@ final class TaskLaunch {
    * WorkloadSpec.Load}). A loaded task runs its loop under {@code timeout}, whose exit status 124
    * (ended at the duration) counts as success. The NodeManager runs a command as {@code exec
    * /bin/bash -c "<command>"}, so every {@code $} is escaped to reach the inner shell.
+   *
+   * <p>{@code timeout} runs in the foreground ({@code --foreground}), in the container's process
+   * group. Without it {@code timeout} moves itself and the loop to a process group of their own,
+   * and the NodeManager's kill of the container (a signal to the container's process group) missed
+   * them: a killed 10-minute CPU task kept a core busy for the rest of its 10 minutes.
    */
   static String command(long millis, WorkloadSpec.Load load) {
     String seconds = String.format(Locale.ROOT, "%.3f", millis / 1000.0);
@@ -47,7 +52,7 @@ final class TaskLaunch {
       return "sleep " + seconds + out;
     }
     String shell =
-        "{ timeout "
+        "{ timeout --foreground "
             + seconds
             + " sh -c '"
             + loop

@@ -40,9 +40,59 @@ class TaskLaunchTest {
       assertTrue(seconds >= 0.75 && seconds < 10, load + " ran " + seconds + " s");
       assertFalse(Files.exists(work.resolve("rota-load.bin")), load + " left its file");
     }
-    assertTrue(TaskLaunch.command(800, WorkloadSpec.Load.CPU).startsWith("{ timeout 0.800 sh -c"));
+    assertTrue(
+        TaskLaunch.command(800, WorkloadSpec.Load.CPU)
+            .startsWith("{ timeout --foreground 0.800 sh -c"));
     assertTrue(TaskLaunch.command(800, WorkloadSpec.Load.DISK).contains("count=4 oflag=dsync"));
     assertEquals(TaskLaunch.command(800), TaskLaunch.command(800, WorkloadSpec.Load.SLEEP));
+  }
+
+  /**
+   * The NodeManager kills a container by signalling its process group (it starts the launch script
+   * with {@code setsid}); every process of a loaded task must be in that group and end with it, not
+   * run on for the rest of its duration.
+   */
+  @Test
+  void aKilledLoadedTaskLeavesNoProcessBehind(@org.junit.jupiter.api.io.TempDir Path dir)
+      throws Exception {
+    for (WorkloadSpec.Load load : List.of(WorkloadSpec.Load.CPU, WorkloadSpec.Load.DISK)) {
+      Path work = Files.createDirectories(dir.resolve(load.name()));
+      String cmd = TaskLaunch.command(600_000, load).replace("<LOG_DIR>", work.toString());
+      Path script = work.resolve("launch.sh");
+      Files.writeString(script, "exec /bin/bash -c \"" + cmd + "\"\n");
+      Process p =
+          new ProcessBuilder("setsid", "/bin/bash", script.toString())
+              .directory(work.toFile())
+              .start();
+      long group = p.pid(); // setsid execs in place: the session's and the group's leader
+      long deadline = System.nanoTime() + 10_000_000_000L;
+      while (p.descendants().count() < 2) { // timeout and the loop's shell
+        assertTrue(System.nanoTime() < deadline, load + ": the task started no process in 10 s");
+        Thread.sleep(20);
+      }
+      List<ProcessHandle> all = new java.util.ArrayList<>(p.descendants().toList());
+      all.add(p.toHandle());
+      assertEquals(
+          0,
+          new ProcessBuilder("kill", "-TERM", "--", "-" + group).start().waitFor(),
+          "kill the process group " + group);
+      for (ProcessHandle h : all) {
+        boolean ended =
+            h.onExit().completeOnTimeout(null, 10, java.util.concurrent.TimeUnit.SECONDS).get()
+                != null;
+        if (!ended) {
+          h.destroyForcibly();
+        }
+        assertTrue(
+            ended,
+            load
+                + ": process "
+                + h.pid()
+                + " ("
+                + h.info().commandLine().orElse("?")
+                + ") outlived the kill of its container's process group");
+      }
+    }
   }
 
   @Test
