@@ -84,13 +84,19 @@ public final class LoopbackCluster implements AutoCloseable {
    * Starts {@code resourceManagers} ResourceManagers (more than one: an HA pair, rm0 active first)
    * on fixed ports chosen now, so that a restarted or failed-over ResourceManager listens where the
    * NodeManagers, application masters and clients already look; {@code settings} go on top of the
-   * classpath's yarn-site.xml (e.g. recovery, the state store, ZooKeeper). Add NodeManagers with
-   * {@link #addNodeManager}.
+   * classpath's yarn-site.xml (e.g. recovery, the state store, ZooKeeper) and on this method's
+   * default of retrying the RM every 250 ms. Add NodeManagers with {@link #addNodeManager}.
    */
   public static LoopbackCluster startRestartable(
       Path workDir, int resourceManagers, Map<String, String> settings) throws Exception {
     Files.createDirectories(workDir);
     YarnConfiguration conf = new YarnConfiguration();
+    // NodeManagers, AMs and clients retry a stopped ResourceManager every 250 ms, not YARN's 30 s:
+    // a restarted RM is found at once, and a NodeManager's status updater that was asleep in a
+    // 30 s retry when the cluster closed no longer outlives it (it kept retrying the closed RM's
+    // port for up to 15 minutes, into the test classes run after it)
+    conf.setLong(YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS, 250);
+    conf.setLong(YarnConfiguration.NM_RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS, 250);
     settings.forEach(conf::set);
     conf.setBoolean(YarnConfiguration.YARN_MINICLUSTER_FIXED_PORTS, true);
     List<String> keys =

@@ -118,9 +118,7 @@ abstract class RestartScenario {
     settings.put(YarnConfiguration.RECOVERY_ENABLED, "true");
     settings.put(YarnConfiguration.RM_WORK_PRESERVING_RECOVERY_ENABLED, "true");
     settings.put(YarnConfiguration.RM_WORK_PRESERVING_RECOVERY_SCHEDULING_WAIT_MS, "3000");
-    // NodeManagers, AMs and clients retry the ResourceManager every 250 ms instead of 30 s
-    settings.put(YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS, "250");
-    settings.put(YarnConfiguration.NM_RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS, "250");
+    // (LoopbackCluster.startRestartable: NodeManagers, AMs and clients retry the RM every 250 ms)
     settings.put(YarnConfiguration.CLIENT_FAILOVER_SLEEPTIME_BASE_MS, "100");
     settings.put(YarnConfiguration.CLIENT_FAILOVER_SLEEPTIME_MAX_MS, "500");
     yarn = LoopbackCluster.startRestartable(work.resolve("cluster"), resourceManagers(), settings);
