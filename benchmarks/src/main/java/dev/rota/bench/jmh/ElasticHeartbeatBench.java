@@ -39,12 +39,12 @@ import org.openjdk.jmh.annotations.TearDown;
  * orders applications, and each has its own series to score), or 20, the paper's executors per
  * application (Table I; the last application asks the rest). Every application carries its own
  * series ({@code rota.elastic.series}, the scheduling property) over the one-hour horizon (1,200
- * slots of 3 s; vcores 1–4, memory 1–4 GiB, a new level every 3 minutes). The heartbeating node's
- * ledger holds nothing, so every application fits on its peaks, as in {@link ElasticChoiceBench}'s
- * {@code empty} ledger: these figures are the RM path's lower bound, and that benchmark's {@code
- * complementary} ledger shows how much more the core ranking costs on a busy node. What this adds
- * is everything the RM does around the core policy: the views of CapacityScheduler's applications
- * and node, the driver's checks, the order handed back.
+ * slots of 3 s; vcores 1–4, memory 1–4 GiB, a new level every 3 minutes). On the {@code empty} node
+ * the heartbeating node's ledger holds nothing, so every application fits on its peaks (the RM
+ * path's lower bound); on the {@code busy} node two executors placed there first leave room that
+ * varies over the hour, so the fit checks read the ledger (see {@link #node}). What this adds to
+ * {@link ElasticChoiceBench} is everything the RM does around the core policy: the views of
+ * CapacityScheduler's applications and node, the driver's checks, the order handed back.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -56,6 +56,18 @@ public class ElasticHeartbeatBench {
 
   @Param({"1", "20"})
   public int executorsPerApp;
+
+  /**
+   * The heartbeating node's ledger: {@code empty}, or {@code busy}: two executors of applications
+   * placed on it earlier through CapacityScheduler's own allocation (real containers, committed by
+   * each policy as the queue would): one takes 4 of the node's 8 vcores in the first tenth of the
+   * horizon and 1 after, the other 4 of its 8 GiB in the tenth from the middle and 1 GiB elsewhere.
+   * A waiting series' peaks (up to 4 of each) no longer settle its fit, so the blocks where it
+   * meets the ledger are read, and only the series that stay at 3 or less where the node holds 3
+   * fit (about a quarter; the others are refused, as on a busy node).
+   */
+  @Param({"empty", "busy"})
+  public String node;
 
   private HybridRm rm;
   private final FifoOrderingPolicy<FiCaSchedulerApp> fifo = new FifoOrderingPolicy<>();
@@ -72,6 +84,10 @@ public class ElasticHeartbeatBench {
             "policy-class", "dev.rota.yarn.elastic.ElasticOrdering", "elastic.variant", "tetris"));
     SplittableRandom random = new SplittableRandom(12);
     int slots = ElasticSettings.DEFAULT_HORIZON_SLOTS;
+    heartbeat = rm.heartbeat(500);
+    if (node.equals("busy")) {
+      occupy(slots);
+    }
     int apps = (pending + executorsPerApp - 1) / executorsPerApp;
     for (int a = 0; a < apps; a++) {
       Map<ElasticResource, double[]> v = new EnumMap<>(ElasticResource.class);
@@ -89,17 +105,81 @@ public class ElasticHeartbeatBench {
         p.addSchedulableEntity(app);
       }
     }
-    heartbeat = rm.heartbeat(500);
+    boolean empty = node.equals("empty");
     for (OrderingPolicy<FiCaSchedulerApp> p : policies()) {
-      if (HybridRm.first(heartbeat, p) == null) {
+      // on the busy node an elastic policy may have no room for any (Tetris, which reserves every
+      // executor's peaks, never has; MinFrag not for a lone application that collides)
+      if (HybridRm.first(heartbeat, p) == null && (empty || p == fifo)) {
         throw new IllegalStateException(p.getInfo() + " offers no application");
       }
     }
     for (OfferOrderingPolicy p : List.of(minFrag, tetris)) {
-      // every application must have been scored against the node's ledger (elastic, fitting)
+      // on the empty node every application is scored against the node's ledger (elastic, fitting)
       int scored = ((ElasticRmPolicy) p.policyOrNull()).packing().lastScores().size();
-      if (scored != apps) {
+      if (empty && scored != apps) {
         throw new IllegalStateException(p.getInfo() + " scored " + scored + " of " + apps);
+      }
+    }
+  }
+
+  /**
+   * Places the two resident executors on the heartbeating node: each policy ranks them inside the
+   * node's heartbeat (as the queue asks), CapacityScheduler allocates their containers on the node,
+   * and each policy records the placements (as the queue reports them), committing their series.
+   */
+  private void occupy(int slots) throws Exception {
+    double[] cpuHeavy = new double[slots];
+    double[] memHeavy = new double[slots];
+    double[] one = new double[slots];
+    double[] gib = new double[slots];
+    for (int k = 0; k < slots; k++) {
+      cpuHeavy[k] = k < slots / 10 ? 4 : 1;
+      memHeavy[k] = k >= slots / 2 && k < slots / 2 + slots / 10 ? 4096 : 1024;
+      one[k] = 1;
+      gib[k] = 1024;
+    }
+    List<FiCaSchedulerApp> residents = new java.util.ArrayList<>();
+    for (double[][] cpuMem :
+        List.of(new double[][] {cpuHeavy, gib}, new double[][] {one, memHeavy})) {
+      Map<ElasticResource, double[]> v = new EnumMap<>(ElasticResource.class);
+      v.put(ElasticResource.CPU, cpuMem[0]);
+      v.put(ElasticResource.MEMORY, cpuMem[1]);
+      String series = SeriesText.format(DemandSeries.of(v), ElasticSettings.DEFAULT_SLOT_SECONDS);
+      FiCaSchedulerApp app =
+          (FiCaSchedulerApp)
+              rm.submit(
+                  10_001 + residents.size(), 1, Set.of(), Map.of(SeriesText.PROPERTY, series));
+      residents.add(app);
+      for (OrderingPolicy<FiCaSchedulerApp> p : policies()) {
+        p.addSchedulableEntity(app);
+      }
+    }
+    for (OrderingPolicy<FiCaSchedulerApp> p : policies()) {
+      HybridRm.first(heartbeat, p);
+    }
+    // CapacityScheduler places one off-switch container per heartbeat (its default)
+    for (int i = 0;
+        i < 10 && residents.stream().anyMatch(r -> r.getLiveContainers().isEmpty());
+        i++) {
+      rm.allocateOn(500);
+    }
+    try (Heartbeat.Scope s = Heartbeat.enter(heartbeat)) {
+      for (FiCaSchedulerApp app : residents) {
+        if (app.getLiveContainers().size() != 1) {
+          throw new IllegalStateException(
+              app.getApplicationId() + " holds " + app.getLiveContainers().size() + " containers");
+        }
+        for (var c : app.getLiveContainers()) {
+          for (OfferOrderingPolicy p : List.of(minFrag, tetris)) {
+            p.containerAllocated(app, c);
+          }
+        }
+      }
+    }
+    for (OfferOrderingPolicy p : List.of(minFrag, tetris)) {
+      int committed = ((ElasticRmPolicy) p.policyOrNull()).placements().size();
+      if (committed != residents.size()) {
+        throw new IllegalStateException(p.getInfo() + " committed " + committed + " executors");
       }
     }
   }

@@ -245,6 +245,13 @@ final class HybridRm implements AutoCloseable {
     }
   }
 
+  /** One heartbeat of node {@code index} through the scheduler: it allocates what fits there. */
+  void allocateOn(int index) {
+    cs.handle(
+        new org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeUpdateSchedulerEvent(
+            nodes.get(index)));
+  }
+
   static ResourceRequest anyAsk(int asks) {
     return ResourceRequest.newInstance(
         Priority.newInstance(1), ResourceRequest.ANY, Resource.newInstance(1024, 1), asks);

@@ -2,6 +2,7 @@ package dev.rota.bench.jmh;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.yarn.elastic.ElasticRmPolicy;
 import java.util.Map;
@@ -20,6 +21,7 @@ class ElasticHeartbeatBenchTest {
     ElasticHeartbeatBench bench = new ElasticHeartbeatBench();
     bench.pending = 16;
     bench.executorsPerApp = 1;
+    bench.node = "empty";
     bench.setUp();
     try {
       assertEquals("application_100_0001", bench.stockFifo().getApplicationId().toString(), "FIFO");
@@ -36,6 +38,38 @@ class ElasticHeartbeatBenchTest {
               .getKey();
       assertEquals(lowest, first, "MinFrag offers the lowest DRR first: " + scores);
       assertNotNull(bench.rotaTetris(), "Tetris");
+    } finally {
+      bench.tearDown();
+    }
+  }
+
+  /**
+   * On the busy node the two resident executors hold real containers there and are committed in
+   * each policy's ledger (the set-up fails otherwise); some waiting series no longer fit beside
+   * them, and MinFrag still offers the lowest DRR of those that do.
+   */
+  @Test
+  void onTheBusyNodeOnlyWhatFitsBesideTheResidentsIsScored() throws Exception {
+    ElasticHeartbeatBench bench = new ElasticHeartbeatBench();
+    bench.pending = 16;
+    bench.executorsPerApp = 1;
+    bench.node = "busy";
+    bench.setUp();
+    try {
+      String first = bench.rotaMinFrag().getApplicationId().toString();
+      Map<String, Double> scores =
+          ((ElasticRmPolicy) bench.minFrag.policyOrNull()).packing().lastScores();
+      System.out.println("busy node: scored " + scores.size() + " of 16: " + scores);
+      assertTrue(scores.size() > 0 && scores.size() < 16, "scored: " + scores);
+      String lowest =
+          scores.entrySet().stream()
+              .min(
+                  Map.Entry.<String, Double>comparingByValue()
+                      .thenComparing(Map.Entry.comparingByKey()))
+              .orElseThrow()
+              .getKey();
+      assertEquals(lowest, first, "MinFrag offers the lowest DRR first: " + scores);
+      assertEquals(2, ((ElasticRmPolicy) bench.minFrag.policyOrNull()).placements().size());
     } finally {
       bench.tearDown();
     }
