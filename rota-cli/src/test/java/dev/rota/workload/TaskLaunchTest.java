@@ -29,9 +29,7 @@ class TaskLaunchTest {
       throws Exception {
     for (WorkloadSpec.Load load : List.of(WorkloadSpec.Load.CPU, WorkloadSpec.Load.DISK)) {
       Path work = Files.createDirectories(dir.resolve(load.name()));
-      String cmd = TaskLaunch.command(800, load).replace("<LOG_DIR>", work.toString());
-      Path script = work.resolve("launch.sh");
-      Files.writeString(script, "exec /bin/bash -c \"" + cmd + "\"\n");
+      Path script = launchScript(work, 800, load);
       long t0 = System.nanoTime();
       Process p =
           new ProcessBuilder("/bin/bash", script.toString()).directory(work.toFile()).start();
@@ -47,6 +45,15 @@ class TaskLaunchTest {
     assertEquals(TaskLaunch.command(800), TaskLaunch.command(800, WorkloadSpec.Load.SLEEP));
   }
 
+  /** The task's launch script in {@code work}, as the NodeManager writes it. */
+  private static Path launchScript(Path work, long millis, WorkloadSpec.Load load)
+      throws java.io.IOException {
+    String cmd = TaskLaunch.command(millis, load).replace("<LOG_DIR>", work.toString());
+    Path script = work.resolve("launch.sh");
+    Files.writeString(script, "exec /bin/bash -c \"" + cmd + "\"\n");
+    return script;
+  }
+
   /**
    * The NodeManager kills a container by signalling its process group (it starts the launch script
    * with {@code setsid}); every process of a loaded task must be in that group and end with it, not
@@ -57,9 +64,7 @@ class TaskLaunchTest {
       throws Exception {
     for (WorkloadSpec.Load load : List.of(WorkloadSpec.Load.CPU, WorkloadSpec.Load.DISK)) {
       Path work = Files.createDirectories(dir.resolve(load.name()));
-      String cmd = TaskLaunch.command(600_000, load).replace("<LOG_DIR>", work.toString());
-      Path script = work.resolve("launch.sh");
-      Files.writeString(script, "exec /bin/bash -c \"" + cmd + "\"\n");
+      Path script = launchScript(work, 600_000, load);
       Process p =
           new ProcessBuilder("setsid", "/bin/bash", script.toString())
               .directory(work.toFile())

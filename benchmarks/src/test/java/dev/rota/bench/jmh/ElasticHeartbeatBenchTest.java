@@ -18,25 +18,14 @@ class ElasticHeartbeatBenchTest {
 
   @Test
   void everyApplicationIsScoredAndEveryPathOffersOne() throws Exception {
-    ElasticHeartbeatBench bench = new ElasticHeartbeatBench();
-    bench.pending = 16;
-    bench.executorsPerApp = 1;
-    bench.node = "empty";
-    bench.setUp();
+    ElasticHeartbeatBench bench = started("empty");
     try {
       assertEquals("application_100_0001", bench.stockFifo().getApplicationId().toString(), "FIFO");
       String first = bench.rotaMinFrag().getApplicationId().toString();
       Map<String, Double> scores =
           ((ElasticRmPolicy) bench.minFrag.policyOrNull()).packing().lastScores();
       assertEquals(16, scores.size(), "scored: " + scores);
-      String lowest =
-          scores.entrySet().stream()
-              .min(
-                  Map.Entry.<String, Double>comparingByValue()
-                      .thenComparing(Map.Entry.comparingByKey()))
-              .orElseThrow()
-              .getKey();
-      assertEquals(lowest, first, "MinFrag offers the lowest DRR first: " + scores);
+      assertEquals(lowest(scores), first, "MinFrag offers the lowest DRR first: " + scores);
       assertNotNull(bench.rotaTetris(), "Tetris");
     } finally {
       bench.tearDown();
@@ -50,28 +39,35 @@ class ElasticHeartbeatBenchTest {
    */
   @Test
   void onTheBusyNodeOnlyWhatFitsBesideTheResidentsIsScored() throws Exception {
-    ElasticHeartbeatBench bench = new ElasticHeartbeatBench();
-    bench.pending = 16;
-    bench.executorsPerApp = 1;
-    bench.node = "busy";
-    bench.setUp();
+    ElasticHeartbeatBench bench = started("busy");
     try {
       String first = bench.rotaMinFrag().getApplicationId().toString();
       Map<String, Double> scores =
           ((ElasticRmPolicy) bench.minFrag.policyOrNull()).packing().lastScores();
       System.out.println("busy node: scored " + scores.size() + " of 16: " + scores);
       assertTrue(scores.size() > 0 && scores.size() < 16, "scored: " + scores);
-      String lowest =
-          scores.entrySet().stream()
-              .min(
-                  Map.Entry.<String, Double>comparingByValue()
-                      .thenComparing(Map.Entry.comparingByKey()))
-              .orElseThrow()
-              .getKey();
-      assertEquals(lowest, first, "MinFrag offers the lowest DRR first: " + scores);
+      assertEquals(lowest(scores), first, "MinFrag offers the lowest DRR first: " + scores);
       assertEquals(2, ((ElasticRmPolicy) bench.minFrag.policyOrNull()).placements().size());
     } finally {
       bench.tearDown();
     }
+  }
+
+  /** The bench's state for 16 pending executors, one per application, on {@code node}. */
+  private static ElasticHeartbeatBench started(String node) throws Exception {
+    ElasticHeartbeatBench bench = new ElasticHeartbeatBench();
+    bench.pending = 16;
+    bench.executorsPerApp = 1;
+    bench.node = node;
+    bench.setUp();
+    return bench;
+  }
+
+  /** The application of lowest score (ties by id), as MinFrag orders them. */
+  private static String lowest(Map<String, Double> scores) {
+    return scores.entrySet().stream()
+        .min(Map.Entry.<String, Double>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
+        .orElseThrow()
+        .getKey();
   }
 }
