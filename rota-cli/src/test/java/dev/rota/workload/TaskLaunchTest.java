@@ -79,7 +79,8 @@ class TaskLaunchTest {
       all.add(p.toHandle());
       assertEquals(
           0,
-          new ProcessBuilder("kill", "-TERM", "--", "-" + group).start().waitFor(),
+          // bash's own kill, as the NodeManager's shell sends it (no procps needed)
+          new ProcessBuilder("/bin/bash", "-c", "kill -TERM -- -" + group).start().waitFor(),
           "kill the process group " + group);
       for (ProcessHandle h : all) {
         boolean ended =

@@ -7,6 +7,7 @@ import dev.rota.core.elastic.SeriesText;
 import dev.rota.yarn.elastic.ElasticRmPolicy;
 import dev.rota.yarn.policy.Heartbeat;
 import dev.rota.yarn.policy.OfferOrderingPolicy;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -90,20 +91,11 @@ public class ElasticHeartbeatBench {
     }
     int apps = (pending + executorsPerApp - 1) / executorsPerApp;
     for (int a = 0; a < apps; a++) {
-      Map<ElasticResource, double[]> v = new EnumMap<>(ElasticResource.class);
-      v.put(ElasticResource.CPU, wave(random, slots, 1, 4));
-      v.put(ElasticResource.MEMORY, wave(random, slots, 1024, 4096));
-      String series = SeriesText.format(DemandSeries.of(v), ElasticSettings.DEFAULT_SLOT_SECONDS);
-      FiCaSchedulerApp app =
-          (FiCaSchedulerApp)
-              rm.submit(
-                  a + 1,
-                  Math.min(executorsPerApp, pending - a * executorsPerApp),
-                  Set.of(),
-                  Map.of(SeriesText.PROPERTY, series));
-      for (OrderingPolicy<FiCaSchedulerApp> p : policies()) {
-        p.addSchedulableEntity(app);
-      }
+      submit(
+          a + 1,
+          Math.min(executorsPerApp, pending - a * executorsPerApp),
+          wave(random, slots, 1, 4),
+          wave(random, slots, 1024, 4096));
     }
     boolean empty = node.equals("empty");
     for (OrderingPolicy<FiCaSchedulerApp> p : policies()) {
@@ -132,28 +124,14 @@ public class ElasticHeartbeatBench {
     double[] memHeavy = new double[slots];
     double[] one = new double[slots];
     double[] gib = new double[slots];
-    for (int k = 0; k < slots; k++) {
-      cpuHeavy[k] = k < slots / 10 ? 4 : 1;
-      memHeavy[k] = k >= slots / 2 && k < slots / 2 + slots / 10 ? 4096 : 1024;
-      one[k] = 1;
-      gib[k] = 1024;
-    }
-    List<FiCaSchedulerApp> residents = new java.util.ArrayList<>();
-    for (double[][] cpuMem :
-        List.of(new double[][] {cpuHeavy, gib}, new double[][] {one, memHeavy})) {
-      Map<ElasticResource, double[]> v = new EnumMap<>(ElasticResource.class);
-      v.put(ElasticResource.CPU, cpuMem[0]);
-      v.put(ElasticResource.MEMORY, cpuMem[1]);
-      String series = SeriesText.format(DemandSeries.of(v), ElasticSettings.DEFAULT_SLOT_SECONDS);
-      FiCaSchedulerApp app =
-          (FiCaSchedulerApp)
-              rm.submit(
-                  10_001 + residents.size(), 1, Set.of(), Map.of(SeriesText.PROPERTY, series));
-      residents.add(app);
-      for (OrderingPolicy<FiCaSchedulerApp> p : policies()) {
-        p.addSchedulableEntity(app);
-      }
-    }
+    Arrays.fill(one, 1);
+    Arrays.fill(gib, 1024);
+    Arrays.fill(cpuHeavy, 1);
+    Arrays.fill(cpuHeavy, 0, slots / 10, 4);
+    Arrays.fill(memHeavy, 1024);
+    Arrays.fill(memHeavy, slots / 2, slots / 2 + slots / 10, 4096);
+    List<FiCaSchedulerApp> residents =
+        List.of(submit(10_001, 1, cpuHeavy, gib), submit(10_002, 1, one, memHeavy));
     for (OrderingPolicy<FiCaSchedulerApp> p : policies()) {
       HybridRm.first(heartbeat, p);
     }
@@ -182,6 +160,23 @@ public class ElasticHeartbeatBench {
         throw new IllegalStateException(p.getInfo() + " committed " + committed + " executors");
       }
     }
+  }
+
+  /**
+   * Submits an application of {@code executors} executors whose series (the scheduling property) is
+   * {@code cpu} vcores and {@code memoryMb} per slot, and hands it to every policy.
+   */
+  private FiCaSchedulerApp submit(int seq, int executors, double[] cpu, double[] memoryMb) {
+    Map<ElasticResource, double[]> v = new EnumMap<>(ElasticResource.class);
+    v.put(ElasticResource.CPU, cpu);
+    v.put(ElasticResource.MEMORY, memoryMb);
+    String series = SeriesText.format(DemandSeries.of(v), ElasticSettings.DEFAULT_SLOT_SECONDS);
+    FiCaSchedulerApp app =
+        (FiCaSchedulerApp) rm.submit(seq, executors, Set.of(), Map.of(SeriesText.PROPERTY, series));
+    for (OrderingPolicy<FiCaSchedulerApp> p : policies()) {
+      p.addSchedulableEntity(app);
+    }
+    return app;
   }
 
   /** Whole integers between {@code lo} and {@code hi}, a new level every 60 slots. */

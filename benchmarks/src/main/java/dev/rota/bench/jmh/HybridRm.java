@@ -36,6 +36,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaS
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAddedSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptAddedSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeAddedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeUpdateSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.IteratorSelector;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.OrderingPolicy;
 import org.apache.hadoop.yarn.util.Records;
@@ -247,9 +248,7 @@ final class HybridRm implements AutoCloseable {
 
   /** One heartbeat of node {@code index} through the scheduler: it allocates what fits there. */
   void allocateOn(int index) {
-    cs.handle(
-        new org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeUpdateSchedulerEvent(
-            nodes.get(index)));
+    cs.handle(new NodeUpdateSchedulerEvent(nodes.get(index)));
   }
 
   static ResourceRequest anyAsk(int asks) {
