@@ -211,6 +211,11 @@ public class ElasticHeartbeatBench {
     return HybridRm.first(heartbeat, minFrag);
   }
 
+  /** MinFrag's whole walk on the heartbeating node, every application it offers (for tests). */
+  List<FiCaSchedulerApp> minFragWalk() {
+    return HybridRm.walk(heartbeat, minFrag);
+  }
+
   @Benchmark
   public FiCaSchedulerApp rotaTetris() {
     return HybridRm.first(heartbeat, tetris);

@@ -246,6 +246,21 @@ final class HybridRm implements AutoCloseable {
     }
   }
 
+  /**
+   * Every application {@code policy} offers inside {@code heartbeat}'s scope, in order: the walk
+   * read to its end, as when no application can start on the node.
+   */
+  static java.util.List<FiCaSchedulerApp> walk(
+      Heartbeat heartbeat, OrderingPolicy<FiCaSchedulerApp> policy) {
+    java.util.List<FiCaSchedulerApp> out = new java.util.ArrayList<>();
+    try (Heartbeat.Scope s = Heartbeat.enter(heartbeat)) {
+      policy
+          .getAssignmentIterator(IteratorSelector.EMPTY_ITERATOR_SELECTOR)
+          .forEachRemaining(out::add);
+    }
+    return out;
+  }
+
   /** One heartbeat of node {@code index} through the scheduler: it allocates what fits there. */
   void allocateOn(int index) {
     cs.handle(new NodeUpdateSchedulerEvent(nodes.get(index)));

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.yarn.elastic.ElasticRmPolicy;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -34,19 +35,28 @@ class ElasticHeartbeatBenchTest {
 
   /**
    * On the busy node the two resident executors hold real containers there and are committed in
-   * each policy's ledger (the set-up fails otherwise); some waiting series no longer fit beside
-   * them, and MinFrag still offers the lowest DRR of those that do.
+   * each policy's ledger (the set-up fails otherwise); every waiting application is scored, some no
+   * longer fit beside the residents, and MinFrag's walk offers only those that do, lowest DRR
+   * first.
    */
   @Test
-  void onTheBusyNodeOnlyWhatFitsBesideTheResidentsIsScored() throws Exception {
+  void onTheBusyNodeOnlyWhatFitsBesideTheResidentsIsOffered() throws Exception {
     ElasticHeartbeatBench bench = started("busy");
     try {
       String first = bench.rotaMinFrag().getApplicationId().toString();
+      List<String> walk =
+          bench.minFragWalk().stream().map(a -> a.getApplicationId().toString()).toList();
       Map<String, Double> scores =
           ((ElasticRmPolicy) bench.minFrag.policyOrNull()).packing().lastScores();
-      System.out.println("busy node: scored " + scores.size() + " of 16: " + scores);
-      assertTrue(scores.size() > 0 && scores.size() < 16, "scored: " + scores);
-      assertEquals(lowest(scores), first, "MinFrag offers the lowest DRR first: " + scores);
+      System.out.println("busy node: offered " + walk + " of 16 scored: " + scores);
+      assertEquals(16, scores.size(), "scored: " + scores);
+      assertTrue(walk.size() > 0 && walk.size() < 16, "offered: " + walk);
+      assertEquals(walk.get(0), first, "the walk starts where the heartbeat's choice is");
+      for (int i = 1; i < walk.size(); i++) {
+        assertTrue(
+            scores.get(walk.get(i - 1)) <= scores.get(walk.get(i)),
+            "lowest DRR first: " + walk + " " + scores);
+      }
       assertEquals(2, ((ElasticRmPolicy) bench.minFrag.policyOrNull()).placements().size());
     } finally {
       bench.tearDown();

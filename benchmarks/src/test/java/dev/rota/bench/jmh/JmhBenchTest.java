@@ -38,6 +38,7 @@ class JmhBenchTest {
         Set.of(
             "ElasticChoiceBench.stockTetris",
             "ElasticChoiceBench.rotaMinFrag",
+            "ElasticChoiceBench.rotaMinFragWhole",
             "ElasticChoiceBench.fifo",
             "CoLocationRankBench.stockFifoRank",
             "CoLocationRankBench.rotaRank",

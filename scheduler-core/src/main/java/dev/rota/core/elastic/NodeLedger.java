@@ -41,6 +41,7 @@ public final class NodeLedger implements Ledger {
   private long[][] ring;
   private long current;
   private long seq;
+  private long version;
   private final PriorityQueue<Entry> finishes =
       new PriorityQueue<>(Comparator.comparingLong(Entry::finish).thenComparingLong(Entry::seq));
   private final Map<String, Entry> entries = new LinkedHashMap<>();
@@ -149,6 +150,38 @@ public final class NodeLedger implements Ledger {
     return true;
   }
 
+  /** {@link #settledFit}: the series fits ({@link #fits} would say true). */
+  public static final int FITS = 1;
+
+  /** {@link #settledFit}: the series does not fit ({@link #fits} would say false). */
+  public static final int DOES_NOT_FIT = 0;
+
+  /** {@link #settledFit}: only a walk over the series' blocks can tell ({@link #fits} does it). */
+  public static final int UNSETTLED = -1;
+
+  /**
+   * What {@link #fits} would say of {@code series} when the ring's maximum over the series' life
+   * settles it for every resource, in O(1) per resource ({@link #UNSETTLED} when it does not): the
+   * peak fits on top of the maximum, or a flat series' does not. Peak reservations and an empty
+   * ledger are always settled.
+   */
+  public int settledFit(DemandSeries series) {
+    checkLength(series);
+    int n = series.length();
+    int out = FITS;
+    for (int r = 0; r < 4; r++) {
+      long cap = capacity[r];
+      if (cap == 0 || maxOver(r, n) + series.peakMilli(r) <= cap) {
+        continue;
+      }
+      if (series.isFlat(r)) {
+        return DOES_NOT_FIT;
+      }
+      out = UNSETTLED;
+    }
+    return out;
+  }
+
   /** Bit {@code r} of {@link #fitMask}: resource r, with the series on top, fits in every slot. */
   public static final int FITS_WITH = 0;
 
@@ -218,8 +251,17 @@ public final class NodeLedger implements Ledger {
     return true;
   }
 
+  /**
+   * How many times the ring or the current slot has changed: a fit decided against this ledger
+   * holds while this stays the same.
+   */
+  public long version() {
+    return version;
+  }
+
   /** The ring or the current slot changed: what was derived from them is computed again. */
   private void changed() {
+    version++;
     maxFromLength = 0;
     sumFromLength = 0;
     blockMaxLength = 0;

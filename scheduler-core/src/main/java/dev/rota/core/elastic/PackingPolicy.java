@@ -6,6 +6,7 @@ import dev.rota.core.policy.ClusterView;
 import dev.rota.core.policy.ContainerView;
 import dev.rota.core.policy.Decision;
 import dev.rota.core.policy.JobView;
+import dev.rota.core.policy.LazyRanking;
 import dev.rota.core.policy.Ledger;
 import dev.rota.core.policy.OfferPolicy;
 import java.util.Arrays;
@@ -181,7 +182,7 @@ public final class PackingPolicy implements OfferPolicy {
   // numbers the rankings, so that a memo knows whether its score belongs to the one under way
   private long ranking;
   private long executorSeq;
-  // the latest node ranking's fitting candidates with their scores, never changed once published:
+  // the latest node ranking's scored candidates with their scores, never changed once published:
   // lastScores() builds its map on demand, not every heartbeat (the map was 29 % of rank at 5,000
   // nodes, docs/performance.md)
   private volatile Scores lastScored = new Scores(new JobView[0], new double[0], 0);
@@ -227,9 +228,10 @@ public final class PackingPolicy implements OfferPolicy {
   }
 
   /**
-   * The scores of the candidates that fitted in the latest {@link #rank} for a node, by job id: θ
-   * for DRR, TRC, the dot product for Tetris, 0 for submission order (what metrics and logs show).
-   * Read from any thread.
+   * The scores of the candidates of the latest {@link #rank} for a node, by job id: every one but
+   * those the ledger's maximum refused at once ({@link NodeLedger#settledFit}), whether or not a
+   * walk over its series finds later that it fits. θ for DRR, TRC, the dot product for Tetris, 0
+   * for submission order (what metrics and logs show). Read from any thread.
    */
   public Map<String, Double> lastScores() {
     Scores last = lastScored;
@@ -373,16 +375,30 @@ public final class PackingPolicy implements OfferPolicy {
             + " exceeds every node's capacity");
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>For a node, whether a candidate fits (RD(i) ≤ AR(j)) is settled at once where the ledger's
+   * maximum over the candidate's life settles it ({@link NodeLedger#settledFit}: always for peak
+   * reservations and on an empty node), and a candidate that does not fit is left out there. The
+   * others are scored against the node's ledger (θ(i, j) for MinFrag) and put in score order, and
+   * the fits that need a walk over the series are checked as the returned list is read, in that
+   * order, against the ledger as it is then: a driver that reads only up to the job it places (as
+   * CapacityScheduler's walk and {@link dev.rota.core.sim.OfferPass} do) walks the series of the
+   * jobs it reads, not of every waiting one. The list is the same as if every fit had been checked
+   * first, while the node's ledger is unchanged; read it in the scheduling thread, before the next
+   * placement.
+   */
   @Override
   public List<JobView> rank(int node, List<? extends JobView> candidates, ClusterView view) {
     int n = candidates.size();
     JobView[] jobs = new JobView[n];
     double[] scores = new double[n];
-    int fitting = 0;
     NodeLedger ledger = node == ANY_NODE ? null : ledgerOf(view, node, true);
-    // equal series share one memo (knownOf), so each distinct series is checked and scored once
-    // per ranking
+    Memo[] memos = ledger == null ? null : new Memo[n];
+    // equal series share one memo (knownOf), so each distinct series is scored once per ranking
     long now = ++ranking;
+    int scored = 0;
     for (JobView j : candidates) {
       Memo m = known.get(j.spec().id());
       if (m == null) {
@@ -395,23 +411,112 @@ public final class PackingPolicy implements OfferPolicy {
       if (ledger != null) {
         if (m.ranking != now) {
           m.ranking = now;
-          m.fits = ledger.fits(m.reserved);
-          m.score = m.fits ? score(ledger, m.reserved) : 0;
+          m.settled = ledger.settledFit(m.reserved);
+          m.score = m.settled == NodeLedger.DOES_NOT_FIT ? 0 : score(ledger, m.reserved);
         }
-        if (!m.fits) {
+        if (m.settled == NodeLedger.DOES_NOT_FIT) {
           continue;
         }
-        scores[fitting] = m.score;
+        scores[scored] = m.score;
+        memos[scored] = m;
       }
-      jobs[fitting++] = j;
+      jobs[scored++] = j;
     }
-    sortByScore(jobs, scores, fitting);
-    if (ledger != null) {
-      lastScored = new Scores(jobs, scores, fitting);
-    }
+    sortByScore(jobs, scores, memos, scored);
     forgetGone(candidates);
-    // a copy: the caller may change its list, the published scores never change
-    return Arrays.asList(Arrays.copyOf(jobs, fitting));
+    if (ledger == null) {
+      return Arrays.asList(Arrays.copyOf(jobs, scored));
+    }
+    lastScored = new Scores(jobs, scores, scored);
+    return new Ranking(ledger, now, jobs, memos, scored);
+  }
+
+  /**
+   * A node's candidates in score order, each checked against the node's ledger when the list is
+   * read up to it; the ones that do not fit are left out. Not thread-safe.
+   */
+  private static final class Ranking extends java.util.AbstractList<JobView>
+      implements LazyRanking {
+    private final NodeLedger ledger;
+    private final long id;
+    private final JobView[] sorted;
+    private final Memo[] memos;
+    private final int n;
+    private final JobView[] fitting;
+    private final long settledAt; // the ledger's version when the fits were settled
+    private int read; // candidates checked so far
+    private int size; // of those, the ones that fit, in fitting[0, size)
+
+    Ranking(NodeLedger ledger, long id, JobView[] sorted, Memo[] memos, int n) {
+      this.ledger = ledger;
+      this.id = id;
+      this.sorted = sorted;
+      this.memos = memos;
+      this.n = n;
+      this.fitting = new JobView[n];
+      this.settledAt = ledger.version();
+    }
+
+    @Override
+    public JobView get(int index) {
+      if (index >= 0) {
+        fill(index + 1);
+      }
+      java.util.Objects.checkIndex(index, size);
+      return fitting[index];
+    }
+
+    @Override
+    public int size() {
+      fill(n);
+      return size;
+    }
+
+    @Override
+    public boolean isEmpty() {
+      fill(1);
+      return size == 0;
+    }
+
+    @Override
+    public java.util.Iterator<JobView> iterator() {
+      return new java.util.Iterator<>() {
+        private int next;
+
+        @Override
+        public boolean hasNext() {
+          fill(next + 1);
+          return next < size;
+        }
+
+        @Override
+        public JobView next() {
+          if (!hasNext()) {
+            throw new java.util.NoSuchElementException();
+          }
+          return fitting[next++];
+        }
+      };
+    }
+
+    /** Checks candidates in order until {@code wanted} fit or none is left. */
+    private void fill(int wanted) {
+      while (size < wanted && read < n) {
+        Memo m = memos[read];
+        JobView j = sorted[read++];
+        long version = ledger.version();
+        if (m.fitRanking != id || m.fitVersion != version) {
+          m.fitRanking = id;
+          m.fitVersion = version;
+          // settled in this ranking against this ledger as it still is, or walked now
+          boolean settled = m.ranking == id && version == settledAt;
+          m.fits = settled && m.settled == NodeLedger.FITS || ledger.fits(m.reserved);
+        }
+        if (m.fits) {
+          fitting[size++] = j;
+        }
+      }
+    }
   }
 
   /** Commits each placed executor's reserved series to its node's ledger. */
@@ -593,12 +698,18 @@ public final class PackingPolicy implements OfferPolicy {
     }
   }
 
-  /** A distinct reserved series, and whether it fits and its score in ranking {@code ranking}. */
+  /**
+   * A distinct reserved series, its settled fit and score in ranking {@code ranking}, and whether
+   * it fits in ranking {@code fitRanking} with the node's ledger at version {@code fitVersion}.
+   */
   private static final class Memo {
     final DemandSeries reserved;
     long ranking;
-    boolean fits;
+    int settled; // NodeLedger.settledFit in ranking
     double score;
+    long fitRanking;
+    long fitVersion;
+    boolean fits;
 
     Memo(DemandSeries reserved) {
       this.reserved = reserved;
@@ -621,6 +732,13 @@ public final class PackingPolicy implements OfferPolicy {
    * arrive in submission order, so it moves next to nothing).
    */
   static void sortByScore(JobView[] jobs, double[] scores, int n) {
+    sortByScore(jobs, scores, null, n);
+  }
+
+  /**
+   * {@link #sortByScore(JobView[], double[], int)}, moving {@code with} (if not null) alongside.
+   */
+  private static void sortByScore(JobView[] jobs, double[] scores, Object[] with, int n) {
     if (n < 2) {
       return;
     }
@@ -636,6 +754,7 @@ public final class PackingPolicy implements OfferPolicy {
     Arrays.sort(keys);
     JobView[] inJobs = jobs.clone();
     double[] inScores = scores.clone();
+    Object[] inWith = with == null ? null : with.clone();
     int mask = (1 << POSITION_BITS) - 1;
     for (int o = 0; o < n; o++) {
       int i = (int) (keys[o] & mask);
@@ -645,10 +764,16 @@ public final class PackingPolicy implements OfferPolicy {
       while (k >= 0 && before(s, j, scores[k], jobs[k])) {
         jobs[k + 1] = jobs[k];
         scores[k + 1] = scores[k];
+        if (with != null) {
+          with[k + 1] = with[k];
+        }
         k--;
       }
       jobs[k + 1] = j;
       scores[k + 1] = s;
+      if (with != null) {
+        with[k + 1] = inWith[i];
+      }
     }
   }
 

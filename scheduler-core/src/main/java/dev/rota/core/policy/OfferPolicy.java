@@ -27,7 +27,8 @@ public interface OfferPolicy {
    * Ranks the waiting jobs for node {@code node}: best first. A job left out is not offered this
    * node now (in YARN it gets nothing on this heartbeat, AM container included). The returned list
    * may be a new list or {@code candidates} itself reordered into a copy; it must not contain jobs
-   * that are not in {@code candidates}.
+   * that are not in {@code candidates}. A list that implements {@link LazyRanking} may decide as it
+   * is read: drivers read it only as far as the job they place.
    *
    * @param node the index of the node with free resources, or {@link #ANY_NODE} when the driver
    *     orders without a particular node (YARN's asynchronous scheduling and queue-level

@@ -4,6 +4,7 @@ import dev.rota.core.model.Resource;
 import dev.rota.core.policy.ClusterView;
 import dev.rota.core.policy.Decision;
 import dev.rota.core.policy.JobView;
+import dev.rota.core.policy.LazyRanking;
 import dev.rota.core.policy.OfferPolicy;
 import dev.rota.core.policy.Placements;
 import dev.rota.core.policy.SchedulingPolicy;
@@ -86,8 +87,15 @@ public final class OfferPass implements SchedulingPolicy {
         if (candidates.isEmpty()) {
           return;
         }
-        List<JobView> ranked = checked(policy.rank(node, candidates, view), candidates, node);
-        Decision d = offer(node, ranked, view, placements);
+        List<JobView> ranked = policy.rank(node, candidates, view);
+        Objects.requireNonNull(
+            ranked, () -> "policy " + policy.name() + " ranked null for node " + node);
+        Set<JobView> allowed = Collections.newSetFromMap(new IdentityHashMap<>());
+        allowed.addAll(candidates);
+        if (!(ranked instanceof LazyRanking)) {
+          ranked.forEach(job -> checkCandidate(job, allowed, node)); // whole, not as read
+        }
+        Decision d = offer(node, ranked, allowed, view, placements);
         if (d == null) {
           break;
         }
@@ -126,9 +134,19 @@ public final class OfferPass implements SchedulingPolicy {
     return Collections.unmodifiableList(out);
   }
 
-  private static Decision offer(
-      int node, List<JobView> ranked, ClusterView view, Placements placements) {
+  /**
+   * Gives {@code node} to the first of {@code ranked} that can start a task there, reading the
+   * ranking only that far (a {@link LazyRanking} decides as it is read) and checking that each job
+   * read is one of {@code candidates}.
+   */
+  private Decision offer(
+      int node,
+      List<JobView> ranked,
+      Set<JobView> candidates,
+      ClusterView view,
+      Placements placements) {
     for (JobView job : ranked) {
+      checkCandidate(job, candidates, node);
       if (!job.hasRunnableTask()) {
         continue;
       }
@@ -155,25 +173,16 @@ public final class OfferPass implements SchedulingPolicy {
     return null;
   }
 
-  private List<JobView> checked(List<JobView> ranked, List<JobView> candidates, int node) {
-    Objects.requireNonNull(
-        ranked, () -> "policy " + policy.name() + " ranked null for node " + node);
-    Map<JobView, Boolean> allowed = new IdentityHashMap<>();
-    for (JobView c : candidates) {
-      allowed.put(c, Boolean.TRUE);
+  private void checkCandidate(JobView job, Set<JobView> candidates, int node) {
+    if (!candidates.contains(job)) {
+      throw new IllegalStateException(
+          "policy "
+              + policy.name()
+              + " ranked job "
+              + (job == null ? "null" : job.spec().id())
+              + ", which is not a candidate for node "
+              + node);
     }
-    for (JobView r : ranked) {
-      if (!allowed.containsKey(r)) {
-        throw new IllegalStateException(
-            "policy "
-                + policy.name()
-                + " ranked job "
-                + (r == null ? "null" : r.spec().id())
-                + ", which is not a candidate for node "
-                + node);
-      }
-    }
-    return ranked;
   }
 
   private static boolean hasRoom(Resource free) {

@@ -160,6 +160,7 @@ class ElasticLedgerTest {
     Resource cap = Resource.of(1000, 10, 100, 50);
     int fitted = 0;
     int refused = 0;
+    int settledCount = 0;
     for (int round = 0; round < 60; round++) {
       NodeLedger l = new NodeLedger(cap, settings);
       int ids = 0;
@@ -181,6 +182,11 @@ class ElasticLedgerTest {
             assertEquals(with, (mask & (1 << (NodeLedger.FITS_WITH + r.ordinal()))) != 0, r + "");
           }
           assertEquals(all, l.fits(w));
+          int settled = l.settledFit(w);
+          if (settled != NodeLedger.UNSETTLED) {
+            assertEquals(all, settled == NodeLedger.FITS, "settled without a walk");
+            settledCount++;
+          }
           if (all) {
             fitted++;
           } else {
@@ -190,6 +196,7 @@ class ElasticLedgerTest {
       }
     }
     assertTrue(fitted > 100 && refused > 100, fitted + " fitted, " + refused + " refused");
+    assertTrue(settledCount > 50, "settled without a walk: " + settledCount);
   }
 
   /** Levels below half of each resource in the ledgers above, each held for 1 to 100 slots. */

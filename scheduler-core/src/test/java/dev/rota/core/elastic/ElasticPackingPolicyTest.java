@@ -2,8 +2,10 @@ package dev.rota.core.elastic;
 
 import static dev.rota.core.elastic.ElasticResource.CPU;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.core.elastic.PackingPolicy.Variant;
 import dev.rota.core.model.JobSpec;
@@ -345,5 +347,103 @@ class ElasticPackingPolicyTest {
         }
       }
     }
+  }
+
+  /**
+   * A ranking checks fits as it is read ({@link dev.rota.core.policy.LazyRanking}), and is the
+   * ranking with every fit checked first: on random ledgers of one node (a resident executor of
+   * random stepped demand), the whole list is the fitting candidates in (θ, submission, id) order,
+   * each fit and θ computed here from the ledger's own {@code fits} and {@code Fragmentation}; a
+   * list read only to its first job gives the same first job; and jobs not read before the node's
+   * ledger changed are checked against the changed ledger.
+   */
+  @Test
+  void aRankingReadAsItGoesIsTheRankingWithEveryFitCheckedFirst() {
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(29);
+    ElasticSettings settings = new ElasticSettings(3, 400);
+    int compared = 0;
+    int refused = 0;
+    for (int round = 0; round < 40; round++) {
+      Map<String, DemandSeries> series = new java.util.HashMap<>();
+      dev.rota.core.policy.FakeCluster view = new dev.rota.core.policy.FakeCluster(1);
+      List<dev.rota.core.policy.JobView> candidates = new ArrayList<>();
+      for (int c = 0; c < 30; c++) {
+        String id = "c" + c;
+        series.put(id, stepped(rnd, 1 + rnd.nextInt(300)));
+        candidates.add(view.job(executor(id, rnd.nextInt(3), 10)));
+      }
+      series.put("resident", stepped(rnd, 1 + rnd.nextInt(400)));
+      PackingPolicy policy = new PackingPolicy(Variant.MINFRAG, settings, DemandSource.of(series));
+      policy.rank(0, candidates, view); // the node's ledger exists from the first ranking
+      NodeLedger ledger = (NodeLedger) policy.ledger("n0");
+      ledger.commit("resident#1", "resident", series.get("resident"));
+      view.containers
+          .get(0)
+          .add(new dev.rota.core.policy.FakeCluster.Container("r", "resident", 0, 0));
+
+      List<String> expected = new ArrayList<>();
+      Map<String, Double> theta = new java.util.HashMap<>();
+      for (dev.rota.core.policy.JobView j : candidates) {
+        DemandSeries s = series.get(j.spec().id());
+        theta.put(j.spec().id(), ledger.fragmentationWith(s).drr());
+        if (ledger.fits(s)) {
+          expected.add(j.spec().id());
+        } else {
+          refused++;
+        }
+      }
+      expected.sort(
+          java.util.Comparator.<String>comparingDouble(theta::get)
+              .thenComparingDouble(id -> submitOf(candidates, id))
+              .thenComparing(id -> id));
+      List<dev.rota.core.policy.JobView> whole = policy.rank(0, candidates, view);
+      assertTrue(whole instanceof dev.rota.core.policy.LazyRanking);
+      assertEquals(expected, whole.stream().map(j -> j.spec().id()).toList(), "round " + round);
+      var firstOnly = policy.rank(0, candidates, view).iterator();
+      assertEquals(
+          expected.isEmpty() ? null : expected.get(0),
+          firstOnly.hasNext() ? firstOnly.next().spec().id() : null);
+      compared += expected.size();
+
+      // read one job, fill the node's memory with another resident, read on: nothing fits now
+      List<dev.rota.core.policy.JobView> ranked = policy.rank(0, candidates, view);
+      var it = ranked.iterator();
+      if (it.hasNext()) {
+        it.next();
+        long[][] full = new long[4][400];
+        java.util.Arrays.fill(full[ElasticResource.MEMORY.ordinal()], 1_000_000_000L);
+        ledger.commit("resident#2", "resident", DemandSeries.ofMilli(full, 400));
+        assertFalse(it.hasNext(), "round " + round + ": read after the ledger filled up");
+      }
+    }
+    assertTrue(compared > 100 && refused > 100, compared + " fitted, " + refused + " refused");
+  }
+
+  private static double submitOf(List<dev.rota.core.policy.JobView> jobs, String id) {
+    return jobs.stream()
+        .filter(j -> j.spec().id().equals(id))
+        .findFirst()
+        .orElseThrow()
+        .spec()
+        .submitTime();
+  }
+
+  /**
+   * Levels up to 70% of {@link dev.rota.core.policy.FakeCluster#NODE}'s memory and vcores, held for
+   * runs.
+   */
+  private static DemandSeries stepped(java.util.SplittableRandom rnd, int n) {
+    long[][] m = new long[4][n];
+    long[] caps = {6_000, 6_144_000, 0, 0};
+    for (int r = 0; r < 2; r++) {
+      long v = 0;
+      for (int k = 0; k < n; k++) {
+        if (k == 0 || rnd.nextInt(40) == 0) {
+          v = rnd.nextLong(caps[r] * 7 / 10 + 1);
+        }
+        m[r][k] = v;
+      }
+    }
+    return DemandSeries.ofMilli(m, n);
   }
 }

@@ -7,6 +7,7 @@ import dev.rota.core.elastic.SeriesText;
 import dev.rota.core.policy.ClusterView;
 import dev.rota.core.policy.Decision;
 import dev.rota.core.policy.JobView;
+import dev.rota.core.policy.LazyRanking;
 import dev.rota.core.policy.OfferPolicy;
 import dev.rota.yarn.policy.OfferOrderingPolicy;
 import java.util.ArrayList;
@@ -210,9 +211,17 @@ public final class ElasticRmPolicy implements OfferPolicy {
               + " are ordered by submission and placed without checking the node's ledger; set"
               + " yarn.scheduler.capacity.schedule-asynchronously.enable=false");
     }
-    List<JobView> out = new ArrayList<>(first);
-    out.addAll(packing.rank(node, executors, view));
-    out.addAll(plain);
+    List<JobView> ranked = packing.rank(node, executors, view);
+    List<JobView> out;
+    if (first.isEmpty() && plain.isEmpty()) {
+      out = ranked;
+    } else if (ranked instanceof LazyRanking) {
+      out = concat(first, ranked, plain);
+    } else {
+      out = new ArrayList<>(first);
+      out.addAll(ranked);
+      out.addAll(plain);
+    }
     forgetGone(view);
     if (node != ANY_NODE) {
       String nodeId = view.node(node).id();
@@ -230,6 +239,57 @@ public final class ElasticRmPolicy implements OfferPolicy {
       }
     }
     return out;
+  }
+
+  /**
+   * {@code a}, then {@code b}, then {@code c}, itself lazy: {@code b} (MinFrag's ranking, which
+   * checks fits as it is read) is read only as far as the walk goes.
+   */
+  private static List<JobView> concat(List<JobView> a, List<JobView> b, List<JobView> c) {
+    List<List<JobView>> parts = List.of(a, b, c);
+    class Concat extends java.util.AbstractList<JobView> implements LazyRanking {
+      @Override
+      public JobView get(int index) {
+        int i = index;
+        for (List<JobView> part : parts) {
+          if (i >= 0 && i < part.size()) {
+            return part.get(i);
+          }
+          i -= part.size();
+        }
+        throw new IndexOutOfBoundsException("index " + index + " of " + size());
+      }
+
+      @Override
+      public int size() {
+        return a.size() + b.size() + c.size();
+      }
+
+      @Override
+      public java.util.Iterator<JobView> iterator() {
+        return new java.util.Iterator<>() {
+          private int part;
+          private java.util.Iterator<JobView> current = a.iterator();
+
+          @Override
+          public boolean hasNext() {
+            while (!current.hasNext() && part < 2) {
+              current = parts.get(++part).iterator();
+            }
+            return current.hasNext();
+          }
+
+          @Override
+          public JobView next() {
+            if (!hasNext()) {
+              throw new java.util.NoSuchElementException();
+            }
+            return current.next();
+          }
+        };
+      }
+    }
+    return new Concat();
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.rota.yarn.policy;
 import dev.rota.core.policy.Decision;
 import dev.rota.core.policy.JobView;
 import dev.rota.core.policy.KeyedRanking;
+import dev.rota.core.policy.LazyRanking;
 import dev.rota.core.policy.OfferPolicy;
 import dev.rota.core.policy.TelemetryPolicy;
 import java.util.ArrayList;
@@ -422,15 +423,84 @@ public class OfferOrderingPolicy implements OrderingPolicy<FiCaSchedulerApp>, Sh
       }
       candidates.forEach(c -> unserved.check(c, view));
       List<JobView> ranked = policy.rank(nodeOf(heartbeat, view), List.copyOf(candidates), view);
-      List<FiCaSchedulerApp> order = new ArrayList<>(ranked.size());
-      for (JobView j : ranked) {
-        if (!(j instanceof YarnViews.AppJob a) || a.candidateOf != mark) {
-          throw YarnViews.notACandidate(policy, j);
-        }
-        a.candidateOf = 0; // ranked twice is not a candidate either
-        order.add((FiCaSchedulerApp) a.app);
+      Iterator<FiCaSchedulerApp> walk = new RankedWalk(policy, ranked.iterator(), mark);
+      if (!(ranked instanceof LazyRanking)) {
+        // an ordinary list is checked whole now: a wrong entry is the policy's bug even where the
+        // walk would stop before it
+        List<FiCaSchedulerApp> order = new ArrayList<>(ranked.size());
+        walk.forEachRemaining(order::add);
+        walk = order.iterator();
       }
-      return WalkRefusal.leaveOut(order.iterator());
+      return WalkRefusal.leaveOut(walk);
+    }
+  }
+
+  /**
+   * The ranked applications, read from the policy's ranking as CapacityScheduler's walk asks for
+   * the next one (a {@link LazyRanking} decides as it is read: Elasecutor's checks whether an
+   * application fits the node only then), each checked to be a candidate of this ranking. A policy
+   * that throws while its ranking is read is handled as in {@link #getAssignmentIterator}: logged,
+   * counted, and the walk goes on in submission order over the applications not offered yet.
+   */
+  private final class RankedWalk implements Iterator<FiCaSchedulerApp> {
+    private final OfferPolicy policy;
+    private final Iterator<JobView> ranked;
+    private final long mark;
+    private final Set<ApplicationId> offered = new HashSet<>();
+    private FiCaSchedulerApp next; // read from the ranking and checked, not returned yet
+    private Iterator<FiCaSchedulerApp> fallback;
+
+    RankedWalk(OfferPolicy policy, Iterator<JobView> ranked, long mark) {
+      this.policy = policy;
+      this.ranked = ranked;
+      this.mark = mark;
+    }
+
+    @Override
+    public boolean hasNext() {
+      synchronized (OfferOrderingPolicy.this) {
+        if (next != null) {
+          return true;
+        }
+        if (fallback == null) {
+          try {
+            if (!ranked.hasNext()) {
+              return false;
+            }
+            JobView j = ranked.next();
+            if (!(j instanceof YarnViews.AppJob a) || a.candidateOf != mark) {
+              throw YarnViews.notACandidate(policy, j);
+            }
+            a.candidateOf = 0; // ranked twice is not a candidate either
+            next = (FiCaSchedulerApp) a.app;
+            offered.add(next.getApplicationId());
+            return true;
+          } catch (RuntimeException e) {
+            fail(e);
+          }
+        }
+      }
+      return fallback.hasNext();
+    }
+
+    @Override
+    public FiCaSchedulerApp next() {
+      if (!hasNext()) {
+        throw new java.util.NoSuchElementException();
+      }
+      synchronized (OfferOrderingPolicy.this) {
+        if (next != null) {
+          FiCaSchedulerApp app = next;
+          next = null;
+          return app;
+        }
+      }
+      return fallback.next();
+    }
+
+    private void fail(RuntimeException e) {
+      failed(policy, "ordering", e);
+      fallback = fifoAfterFailure(offered);
     }
   }
 
