@@ -92,10 +92,11 @@ public final class OfferPass implements SchedulingPolicy {
             ranked, () -> "policy " + policy.name() + " ranked null for node " + node);
         Set<JobView> allowed = Collections.newSetFromMap(new IdentityHashMap<>());
         allowed.addAll(candidates);
-        if (!(ranked instanceof LazyRanking)) {
+        boolean lazy = ranked instanceof LazyRanking;
+        if (!lazy) {
           ranked.forEach(job -> checkCandidate(job, allowed, node)); // whole, not as read
         }
-        Decision d = offer(node, ranked, allowed, view, placements);
+        Decision d = offer(node, ranked, lazy ? allowed : null, view, placements);
         if (d == null) {
           break;
         }
@@ -136,8 +137,9 @@ public final class OfferPass implements SchedulingPolicy {
 
   /**
    * Gives {@code node} to the first of {@code ranked} that can start a task there, reading the
-   * ranking only that far (a {@link LazyRanking} decides as it is read) and checking that each job
-   * read is one of {@code candidates}.
+   * ranking only that far (a {@link LazyRanking} decides as it is read) and, unless {@code
+   * candidates} is null (the ranking was checked whole), checking that each job read is one of
+   * them.
    */
   private Decision offer(
       int node,
@@ -146,7 +148,9 @@ public final class OfferPass implements SchedulingPolicy {
       ClusterView view,
       Placements placements) {
     for (JobView job : ranked) {
-      checkCandidate(job, candidates, node);
+      if (candidates != null) {
+        checkCandidate(job, candidates, node);
+      }
       if (!job.hasRunnableTask()) {
         continue;
       }

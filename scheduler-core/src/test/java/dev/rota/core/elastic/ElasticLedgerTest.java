@@ -201,13 +201,24 @@ class ElasticLedgerTest {
 
   /** Levels below half of each resource in the ledgers above, each held for 1 to 100 slots. */
   private static DemandSeries stepped(java.util.SplittableRandom rnd, int n) {
+    return stepped(rnd, n, new long[] {5_000, 500_000, 50_000, 25_000}, 100);
+  }
+
+  /**
+   * A random stepped series of {@code n} slots: resource r (in thousandths) holds a level drawn
+   * below {@code below[r]} (none where it is 0) and draws a new one with chance 1 in {@code oneIn}
+   * per slot.
+   */
+  static DemandSeries stepped(java.util.SplittableRandom rnd, int n, long[] below, int oneIn) {
     long[][] m = new long[4][n];
-    long[] caps = {10_000, 1_000_000, 100_000, 50_000};
     for (int r = 0; r < 4; r++) {
+      if (below[r] == 0) {
+        continue;
+      }
       long v = 0;
       for (int k = 0; k < n; k++) {
-        if (k == 0 || rnd.nextInt(100) == 0) {
-          v = rnd.nextLong(caps[r] / 2);
+        if (k == 0 || rnd.nextInt(oneIn) == 0) {
+          v = rnd.nextLong(below[r]);
         }
         m[r][k] = v;
       }

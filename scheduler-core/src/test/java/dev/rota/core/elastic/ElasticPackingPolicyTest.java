@@ -428,22 +428,8 @@ class ElasticPackingPolicyTest {
         .submitTime();
   }
 
-  /**
-   * Levels up to 70% of {@link dev.rota.core.policy.FakeCluster#NODE}'s memory and vcores, held for
-   * runs.
-   */
+  /** Levels up to 70% of {@link dev.rota.core.policy.FakeCluster#NODE}'s vcores and memory. */
   private static DemandSeries stepped(java.util.SplittableRandom rnd, int n) {
-    long[][] m = new long[4][n];
-    long[] caps = {6_000, 6_144_000, 0, 0};
-    for (int r = 0; r < 2; r++) {
-      long v = 0;
-      for (int k = 0; k < n; k++) {
-        if (k == 0 || rnd.nextInt(40) == 0) {
-          v = rnd.nextLong(caps[r] * 7 / 10 + 1);
-        }
-        m[r][k] = v;
-      }
-    }
-    return DemandSeries.ofMilli(m, n);
+    return ElasticLedgerTest.stepped(rnd, n, new long[] {4_201, 4_300_801, 0, 0}, 40);
   }
 }
